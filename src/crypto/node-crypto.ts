@@ -1,0 +1,51 @@
+import type { CryptoProvider, HmacVerifier } from './provider.js';
+
+/** The slice of node:crypto this provider uses; declared here so the core needs no Node types. */
+interface NodeCrypto {
+  createHmac(algorithm: 'sha256', key: string): {
+    update(data: string | Uint8Array, encoding?: 'latin1'): { update(data: Uint8Array): { digest(): Uint8Array } };
+  };
+  timingSafeEqual(a: Uint8Array, b: Uint8Array): boolean;
+}
+
+/**
+ * Loads node:crypto without a static import, so bundlers for runtimes without it (a Worker
+ * without `nodejs_compat`) see no `node:` module and the core stays one build for all.
+ */
+export function loadNodeCrypto(): NodeCrypto | undefined {
+  const proc = (globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } }).process;
+  try {
+    return proc?.getBuiltinModule?.('node:crypto') as NodeCrypto | undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * HMAC through node:crypto: on Node about 4x faster than Web Crypto for a 1 KiB body,
+ * and synchronous. Available on Node 20.16+, Bun, Deno and Workers with `nodejs_compat`.
+ *
+ * @throws Error when node:crypto cannot be loaded here; use `webCryptoProvider()` instead.
+ * @example
+ * ```ts
+ * const receiver = createReceiver({ token, crypto: nodeCryptoProvider() });
+ * ```
+ */
+export function nodeCryptoProvider(): CryptoProvider {
+  const crypto = loadNodeCrypto();
+  if (!crypto) {
+    throw new Error('node:crypto is not available on this runtime (it needs Node 20.16+, Bun, Deno, or a Worker with nodejs_compat); use webCryptoProvider() instead.');
+  }
+  return {
+    name: 'node:crypto',
+    hmacSha256(secret: string): HmacVerifier {
+      return {
+        verify(prefix, body, expected) {
+          // latin1 writes the ASCII prefix byte for byte, skipping UTF-8 encoding work.
+          const digest = crypto.createHmac('sha256', secret).update(prefix, 'latin1').update(body).digest();
+          return crypto.timingSafeEqual(digest, expected);
+        },
+      };
+    },
+  };
+}

@@ -1,0 +1,85 @@
+/**
+ * Stable machine names for every way a delivery can be refused or fail.
+ * They never change meaning between versions, so they are safe to switch on and to log.
+ */
+export type WebhookErrorCode =
+  | 'payload_too_large'
+  | 'invalid_token'
+  | 'invalid_timestamp'
+  | 'request_expired'
+  | 'invalid_signature'
+  | 'invalid_payload'
+  | 'missing_delivery_id'
+  | 'delivery_in_progress'
+  | 'handler_failed'
+  | 'dedup_unavailable'
+  | 'method_not_allowed'
+  | 'body_already_parsed'
+  | 'internal_error';
+
+/** The HTTP status and public `error` text of each code. The text is what the service sees. */
+const ANSWERS: Record<WebhookErrorCode, readonly [status: number, message: string]> = {
+  payload_too_large: [413, 'Payload too large'],
+  invalid_token: [401, 'Invalid token'],
+  invalid_timestamp: [403, 'Invalid timestamp'],
+  request_expired: [403, 'Request expired'],
+  invalid_signature: [403, 'Invalid signature'],
+  invalid_payload: [400, 'Invalid payload'],
+  missing_delivery_id: [400, 'Missing delivery id'],
+  delivery_in_progress: [409, 'Delivery in progress'],
+  handler_failed: [500, 'Handler failed'],
+  // 503 rather than 500: the delivery was fine, our storage was not, and the service retries either way.
+  dedup_unavailable: [503, 'Dedup store unavailable'],
+  method_not_allowed: [405, 'Method not allowed'],
+  body_already_parsed: [500, 'Server misconfigured'],
+  internal_error: [500, 'Internal error'],
+};
+
+/**
+ * A refused or failed delivery. `status` is the HTTP status to answer, `message` the public
+ * `error` text, `code` the stable machine name and `reason` the internal detail for logs.
+ * None of them ever contains the token or a computed signature.
+ *
+ * @example
+ * ```ts
+ * try {
+ *   const event = await receiver.verify({ headers, body });
+ * } catch (error) {
+ *   if (error instanceof WebhookError) return new Response(JSON.stringify({ error: error.message }), { status: error.status });
+ *   throw error;
+ * }
+ * ```
+ */
+export class WebhookError extends Error {
+  override readonly name = 'WebhookError';
+  readonly code: WebhookErrorCode;
+  readonly status: number;
+  /** Why the check failed, for logs and hooks; never sent to the service. */
+  readonly reason: string;
+
+  constructor(code: WebhookErrorCode, reason: string, options?: { cause?: unknown }) {
+    const [status, message] = ANSWERS[code];
+    super(message, options);
+    this.code = code;
+    this.status = status;
+    this.reason = reason;
+  }
+
+  /** The JSON body to answer with: only the public text, never the reason. */
+  toJSON(): { error: string } {
+    return { error: this.message };
+  }
+}
+
+/**
+ * Tells a `WebhookError` apart from any other thrown value, also across bundle copies where
+ * `instanceof` fails.
+ *
+ * @example
+ * ```ts
+ * catch (error) { if (isWebhookError(error)) console.warn(error.code, error.reason); }
+ * ```
+ */
+export function isWebhookError(value: unknown): value is WebhookError {
+  return value instanceof WebhookError || (value instanceof Error && value.name === 'WebhookError' && 'code' in value && 'status' in value);
+}

@@ -1,0 +1,59 @@
+import { WebhookError } from '../errors/webhook-error.js';
+import { findMismatch, isPlainObject, PROFILE, SYNC_ARTICLE, TRASH_ARTICLE, type Shape } from './envelope-schema.js';
+import type { Envelope, WebhookEvent } from './types.js';
+
+/** Who sent it and under which token: what the event needs besides the body. */
+export interface DeliveryContext {
+  deliveryId: string | null;
+  tokenIndex: number;
+}
+
+const ARTICLE_SHAPES: Readonly<Record<string, Shape>> = {
+  'article.sync': SYNC_ARTICLE,
+  'article.trash': TRASH_ARTICLE,
+};
+
+/**
+ * Checks 6 and 7 of the contract: the parsed body is an envelope that fits its event, and
+ * article events carry a delivery id.
+ */
+export function parseEvent(json: unknown, context: DeliveryContext): WebhookEvent {
+  const envelope = checkEnvelope(json);
+  const type = envelope.event;
+  const articleShape = ARTICLE_SHAPES[type];
+  if (articleShape) {
+    const wrong = findMismatch(envelope.article, articleShape, 'article') ?? findMismatch(envelope.profile, PROFILE, 'profile');
+    if (wrong) throw invalid(`${wrong} is missing or has the wrong type for ${type}`);
+    if (context.deliveryId === null) {
+      throw new WebhookError('missing_delivery_id', `${type} needs X-Service-Delivery-Id to be deduplicated`);
+    }
+    return { type, name: type, ...base(envelope, context), article: envelope.article, profile: envelope.profile } as WebhookEvent;
+  }
+  if (type === 'test') {
+    // Absent counts as null: the service documents both as null and nothing depends on them.
+    if (envelope.article != null || envelope.profile != null) throw invalid('test events carry null article and profile');
+    return { type, name: type, ...base(envelope, context) } as WebhookEvent;
+  }
+  return { type: 'unknown', name: type, ...base(envelope, context) } as WebhookEvent;
+}
+
+function checkEnvelope(json: unknown): Envelope {
+  if (!isPlainObject(json)) return fail('the body is not a JSON object');
+  if (!Object.hasOwn(json, 'event') || typeof json.event !== 'string') return fail('event is missing or not a string');
+  if (!Object.hasOwn(json, 'timestamp') || !Number.isSafeInteger(json.timestamp)) {
+    return fail('timestamp is missing or not an integer');
+  }
+  return json as Envelope;
+}
+
+function base(envelope: Envelope, context: DeliveryContext) {
+  return { deliveryId: context.deliveryId, timestamp: envelope.timestamp, payload: envelope, tokenIndex: context.tokenIndex };
+}
+
+function invalid(reason: string): WebhookError {
+  return new WebhookError('invalid_payload', reason);
+}
+
+function fail(reason: string): never {
+  throw invalid(reason);
+}

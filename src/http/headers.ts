@@ -1,0 +1,56 @@
+/**
+ * Headers as users hand them over: a Fetch `Headers`, or a plain object such as Node's
+ * `req.headers`, with string or string[] values under names of any case.
+ */
+export type HeadersInput =
+  | { get(name: string): string | null }
+  | Readonly<Record<string, string | readonly string[] | undefined>>;
+
+/** Reads one header by its lower-case name. */
+export type HeaderLookup = (lowerName: string) => string | undefined;
+
+const NONE: HeaderLookup = () => undefined;
+
+/**
+ * Builds a lookup over any header shape, in one pass. Repeated values are joined with `, `
+ * the way Fetch's `Headers` joins them, so a duplicated security header fails its check the
+ * same way on every framework instead of one copy silently winning.
+ */
+export function headerLookup(headers: unknown): HeaderLookup {
+  if (typeof headers !== 'object' || headers === null || Array.isArray(headers)) return NONE;
+  const get = (headers as { get?: unknown }).get;
+  if (typeof get === 'function') return fromGetter(headers as { get(name: string): unknown });
+  return fromRecord(headers as Record<string, unknown>);
+}
+
+function fromGetter(headers: { get(name: string): unknown }): HeaderLookup {
+  return (name) => {
+    try {
+      const value = headers.get(name);
+      return typeof value === 'string' ? value : undefined;
+    } catch {
+      return undefined;
+    }
+  };
+}
+
+function fromRecord(record: Record<string, unknown>): HeaderLookup {
+  const keys = Object.keys(record);
+  // Node lower-cases names already, so most objects need no copy.
+  if (keys.every((key) => key === key.toLowerCase())) return (name) => (Object.hasOwn(record, name) ? join(record[name]) : undefined);
+  const lowered = new Map<string, unknown[]>();
+  for (const key of keys) {
+    const name = key.toLowerCase();
+    const list = lowered.get(name) ?? [];
+    list.push(record[key]);
+    lowered.set(name, list);
+  }
+  return (name) => join(lowered.get(name)?.flat());
+}
+
+function join(value: unknown): string | undefined {
+  if (typeof value === 'string') return value;
+  if (!Array.isArray(value)) return undefined;
+  const strings = value.filter((item): item is string => typeof item === 'string');
+  return strings.length > 0 ? strings.join(', ') : undefined;
+}

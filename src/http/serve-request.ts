@@ -1,0 +1,108 @@
+import { WebhookError } from '../errors/webhook-error.js';
+import type { WebhookEvent } from '../events/types.js';
+import { errorAnswer, type HandleResult } from '../receiver/answers.js';
+import type { Receiver } from '../receiver/create-receiver.js';
+import { reject } from '../receiver/hooks.js';
+import { internals } from '../receiver/internals.js';
+import { matchToken } from '../receiver/verify-delivery.js';
+import type { WebhookHandlers } from '../receiver/handlers.js';
+import { headerLookup, type HeadersInput } from './headers.js';
+import { readLimited, type BodyStream } from './read-body.js';
+
+/** A body an adapter can hand over: already read, still a stream, or consumed by a parser. */
+export type RequestBody = Uint8Array | string | BodyStream | { alreadyParsed: string };
+
+/**
+ * A request as an adapter sees it. The body is a function so that it is only read once the
+ * cheap checks have passed.
+ */
+export interface AdapterRequest {
+  method: string | undefined;
+  headers: HeadersInput;
+  body(): RequestBody;
+}
+
+/** The answer an adapter writes back: status, headers and the JSON text. */
+export interface HttpAnswer extends HandleResult {
+  headers: Record<string, string>;
+  text: string;
+}
+
+/**
+ * All HTTP logic every adapter shares, so an adapter only translates: method, early size and
+ * token checks, bounded body reading, then `receiver.handle`. Exported for users who write
+ * an adapter for another framework.
+ *
+ * @example
+ * ```ts
+ * const answer = await serveRequest(receiver, { method: req.method, headers: req.headers, body: () => req }, handlers);
+ * res.writeHead(answer.status, answer.headers).end(answer.text);
+ * ```
+ */
+export async function serveRequest(receiver: Receiver, request: AdapterRequest, handlers: WebhookHandlers): Promise<HttpAnswer> {
+  const read = await readRequest(receiver, request);
+  return toHttp(read instanceof Uint8Array ? await receiver.handle({ headers: request.headers, body: read }, handlers) : read);
+}
+
+/**
+ * Like {@link serveRequest} but stops after verification, for middleware that lets the user
+ * write the response. No dedup runs here: `verify` is pure.
+ *
+ * @example
+ * ```ts
+ * const result = await verifyRequest(receiver, { method: 'POST', headers: request.headers, body: () => request.body! });
+ * if ('event' in result) console.log(result.event.type);
+ * ```
+ */
+export async function verifyRequest(receiver: Receiver, request: AdapterRequest): Promise<{ event: WebhookEvent } | { answer: HttpAnswer }> {
+  const read = await readRequest(receiver, request);
+  if (!(read instanceof Uint8Array)) return { answer: toHttp(read) };
+  try {
+    return { event: await receiver.verify({ headers: request.headers, body: read }) };
+  } catch (error) {
+    if (!(error instanceof WebhookError)) throw error;
+    return { answer: toHttp(errorAnswer(error)) };
+  }
+}
+
+/** Returns the body bytes, or the answer to send without reading further. */
+async function readRequest(receiver: Receiver, request: AdapterRequest): Promise<Uint8Array | HandleResult> {
+  const inside = internals.get(receiver);
+  if (!inside) throw new TypeError('serveRequest needs a receiver made by createReceiver().');
+  const { options, config } = inside;
+  const refuse = (error: WebhookError) => errorAnswer(reject(options, error, request.headers));
+  if (request.method?.toUpperCase() !== 'POST') {
+    return refuse(new WebhookError('method_not_allowed', `${String(request.method)} is not POST`));
+  }
+  const headers = headerLookup(request.headers);
+  const declared = Number(headers('content-length'));
+  if (declared > config.maxBodyBytes) {
+    return refuse(new WebhookError('payload_too_large', `Content-Length ${declared} is over maxBodyBytes ${config.maxBodyBytes}`));
+  }
+  try {
+    // An unauthenticated flood should cost headers, not bodies: the token check needs none.
+    matchToken(config.tokens, headers('authorization'));
+  } catch (error) {
+    return refuse(error as WebhookError);
+  }
+  const body = request.body();
+  if (typeof body === 'object' && 'alreadyParsed' in body) {
+    const error = new WebhookError('body_already_parsed', `the request body was already parsed by ${body.alreadyParsed}, so the raw bytes the signature covers are gone. Mount the webhook route before the JSON body parser, or parse it with express.raw({ type: 'application/json' }).`);
+    console.error(`webhook-cms-receiver: ${error.reason}`);
+    return refuse(error);
+  }
+  let bytes: Uint8Array | string | undefined;
+  try {
+    bytes = typeof body === 'string' || body instanceof Uint8Array ? body : await readLimited(body, config.maxBodyBytes);
+  } catch (cause) {
+    return refuse(new WebhookError('invalid_payload', `the body could not be read (did the client disconnect?): ${String(cause)}`, { cause }));
+  }
+  if (bytes === undefined) return refuse(new WebhookError('payload_too_large', `the body grew past maxBodyBytes ${config.maxBodyBytes} while reading`));
+  return typeof bytes === 'string' ? new TextEncoder().encode(bytes) : bytes;
+}
+
+function toHttp(result: HandleResult): HttpAnswer {
+  const headers: Record<string, string> = { 'content-type': 'application/json; charset=utf-8' };
+  if (result.status === 405) headers.allow = 'POST';
+  return { ...result, headers, text: JSON.stringify(result.body) };
+}

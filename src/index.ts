@@ -1,0 +1,38 @@
+export { createReceiver, type Receiver } from './receiver/create-receiver.js';
+export type { ReceiverOptions, RejectionInfo, DuplicateInfo } from './receiver/options.js';
+export type { DeliveryInput } from './receiver/verify-delivery.js';
+export type { WebhookHandlers, HandlerResult } from './receiver/handlers.js';
+export type { HandleResult, AnswerBody } from './receiver/answers.js';
+export { WebhookError, isWebhookError, type WebhookErrorCode } from './errors/webhook-error.js';
+export type {
+  WebhookEvent,
+  ArticleSyncEvent,
+  ArticleTrashEvent,
+  TestEvent,
+  UnknownEvent,
+  KnownEventType,
+  SyncArticle,
+  TrashArticle,
+  Profile,
+  ArticleStatus,
+  Envelope,
+  ArticleSyncEnvelope,
+  ArticleTrashEnvelope,
+  TestEnvelope,
+} from './events/types.js';
+export type { HeadersInput } from './http/headers.js';
+export type { BodyInput } from './http/body.js';
+export { serveRequest, verifyRequest, type AdapterRequest, type RequestBody, type HttpAnswer } from './http/serve-request.js';
+export type { BodyStream } from './http/read-body.js';
+export { memoryDedupStore, type MemoryDedupStoreOptions } from './dedup/memory-store.js';
+export {
+  DEFAULT_LEASE_MS,
+  DEFAULT_RETENTION_MS,
+  type DedupStore,
+  type DedupClaim,
+  type ClaimOutcome,
+  type StoredResponse,
+} from './dedup/store.js';
+export type { CryptoProvider, HmacVerifier } from './crypto/provider.js';
+export { nodeCryptoProvider } from './crypto/node-crypto.js';
+export { webCryptoProvider } from './crypto/web-crypto.js';

@@ -1,0 +1,78 @@
+import { defaultCryptoProvider } from '../crypto/default-provider.js';
+import { memoryDedupStore } from '../dedup/memory-store.js';
+import type { DedupStore } from '../dedup/store.js';
+import type { WebhookEvent } from '../events/types.js';
+import { positiveOption } from '../internal/positive.js';
+import { errorAnswer, type HandleResult } from './answers.js';
+import { handleVerified } from './handle-delivery.js';
+import type { WebhookHandlers } from './handlers.js';
+import { reject } from './hooks.js';
+import { internals } from './internals.js';
+import type { ReceiverOptions } from './options.js';
+import { verifyDelivery, type DeliveryInput, type VerifyConfig } from './verify-delivery.js';
+
+/** A configured receiver. Create one per endpoint at start-up and reuse it for every request. */
+export interface Receiver {
+  /**
+   * Checks a delivery and returns its typed event, or throws a `WebhookError`. Pure: no
+   * dedup, no hooks, so it is safe to call from your own pipeline and tests.
+   */
+  verify(input: DeliveryInput): Promise<WebhookEvent>;
+  /**
+   * Verifies, deduplicates and runs the matching handler. Resolves to the answer to send;
+   * never rejects for a bad delivery or a failing handler.
+   */
+  handle(input: DeliveryInput, handlers?: WebhookHandlers): Promise<HandleResult>;
+  /** The body size limit, for adapters that stop reading early. */
+  readonly maxBodyBytes: number;
+}
+
+const encoder = new TextEncoder();
+
+/**
+ * Creates a receiver for one webhook endpoint.
+ *
+ * @example
+ * ```ts
+ * const receiver = createReceiver({ token: process.env.WEBHOOK_TOKEN! });
+ * const { status, body } = await receiver.handle({ headers: req.headers, body: rawBody }, {
+ *   'article.sync': ({ article }) => ({ publishedUrl: `https://blog.example.com/${article.slug}` }),
+ * });
+ * ```
+ */
+export function createReceiver(options: ReceiverOptions): Receiver {
+  const config = resolveConfig(options);
+  const store: DedupStore | false = options.dedup === undefined ? memoryDedupStore() : options.dedup;
+  const receiver: Receiver = {
+    maxBodyBytes: config.maxBodyBytes,
+    async verify(input) {
+      return (await verifyDelivery(config, input)).event;
+    },
+    async handle(input, handlers) {
+      let delivery;
+      try {
+        delivery = await verifyDelivery(config, input);
+      } catch (thrown) {
+        return errorAnswer(reject(options, thrown, input?.headers));
+      }
+      return handleVerified(options, store, delivery, handlers);
+    },
+  };
+  internals.set(receiver, { options, config });
+  return receiver;
+}
+
+function resolveConfig(options: ReceiverOptions): VerifyConfig {
+  if (typeof options !== 'object' || options === null) throw new TypeError('createReceiver needs an options object: createReceiver({ token: process.env.WEBHOOK_TOKEN })');
+  const tokens = typeof options.token === 'string' ? [options.token] : options.token;
+  if (!Array.isArray(tokens) || tokens.length === 0 || tokens.some((token) => typeof token !== 'string' || token.length === 0)) {
+    throw new TypeError('createReceiver: token must be a non-empty string (or a non-empty array of them). Is WEBHOOK_TOKEN set? The token is shown once in Profile Settings → CMS Integration.');
+  }
+  const crypto = options.crypto ?? defaultCryptoProvider();
+  return {
+    tokens: tokens.map((token: string) => ({ bytes: encoder.encode(token), hmac: crypto.hmacSha256(token) })),
+    toleranceSeconds: positiveOption(options.toleranceSeconds, 300, 'createReceiver: toleranceSeconds'),
+    maxBodyBytes: positiveOption(options.maxBodyBytes, 10 * 1024 * 1024, 'createReceiver: maxBodyBytes'),
+    now: options.now ?? Date.now,
+  };
+}

@@ -1,0 +1,34 @@
+import type { ArticleSyncEvent, ArticleTrashEvent, TestEvent, UnknownEvent, WebhookEvent } from '../events/types.js';
+
+/** What a handler may return: nothing, or the URL the article now lives at (shown in the dashboard). */
+export type HandlerResult = void | undefined | { publishedUrl?: string };
+
+type Handler<E> = (event: E) => HandlerResult | Promise<HandlerResult>;
+
+/**
+ * One function per event; a missing one acknowledges the event without doing anything.
+ *
+ * @example
+ * ```ts
+ * const handlers: WebhookHandlers = {
+ *   'article.sync': async ({ article }) => ({ publishedUrl: await publish(article) }),
+ *   'article.trash': ({ article }) => unpublish(article.slug),
+ * };
+ * ```
+ */
+export interface WebhookHandlers {
+  'article.sync'?: Handler<ArticleSyncEvent>;
+  'article.trash'?: Handler<ArticleTrashEvent>;
+  test?: Handler<TestEvent>;
+  /** Events this version does not know yet; `event.name` says which. */
+  unknown?: Handler<UnknownEvent>;
+}
+
+/** Runs the handler for the event and returns the `published_url` it reported, if any. */
+export async function runHandler(handlers: WebhookHandlers | undefined, event: WebhookEvent): Promise<string | undefined> {
+  const handler = handlers?.[event.type] as Handler<WebhookEvent> | undefined;
+  if (typeof handler !== 'function') return undefined;
+  const result = await handler(event);
+  const url = typeof result === 'object' && result !== null ? result.publishedUrl : undefined;
+  return typeof url === 'string' ? url : undefined;
+}

@@ -1,0 +1,30 @@
+import { isWebhookError, WebhookError } from '../errors/webhook-error.js';
+import { headerLookup } from '../http/headers.js';
+import type { ReceiverOptions } from './options.js';
+
+/**
+ * Calls a user hook. A hook that throws must not change the answer to the service, so its
+ * error is reported on the console and dropped.
+ */
+export function callHook<A extends unknown[]>(name: string, hook: ((...args: A) => void) | undefined, ...args: A): void {
+  if (!hook) return;
+  try {
+    hook(...args);
+  } catch (error) {
+    console.error(`webhook-cms-receiver: the ${name} hook threw; the delivery was answered as if it had not.`, error);
+  }
+}
+
+/** Turns anything thrown during verification into a WebhookError and tells `onRejected`. */
+export function reject(options: ReceiverOptions, thrown: unknown, headers: unknown): WebhookError {
+  const error = isWebhookError(thrown)
+    ? thrown
+    : new WebhookError('internal_error', `verification failed unexpectedly: ${String(thrown)}`, { cause: thrown });
+  const lookup = headerLookup(headers);
+  callHook('onRejected', options.onRejected, error, {
+    reason: error.reason,
+    deliveryId: lookup('x-service-delivery-id') ?? null,
+    eventHeader: lookup('x-service-event') ?? null,
+  });
+  return error;
+}

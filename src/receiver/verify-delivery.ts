@@ -1,0 +1,121 @@
+import { decodeSha256Hex } from '../crypto/hex.js';
+import { constantTimeEqual } from '../crypto/constant-time.js';
+import type { HmacVerifier } from '../crypto/provider.js';
+import { WebhookError } from '../errors/webhook-error.js';
+import { parseEvent } from '../events/parse-event.js';
+import type { WebhookEvent } from '../events/types.js';
+import { bodyBytes, type BodyInput } from '../http/body.js';
+import { headerLookup, type HeadersInput } from '../http/headers.js';
+
+/** A delivery as received: headers and the raw body. */
+export interface DeliveryInput {
+  headers: HeadersInput;
+  body: BodyInput;
+}
+
+/** One configured token, prepared once. */
+export interface TokenKey {
+  bytes: Uint8Array;
+  hmac: HmacVerifier;
+}
+
+/** What verification needs, resolved from the options once per receiver. */
+export interface VerifyConfig {
+  tokens: readonly TokenKey[];
+  toleranceSeconds: number;
+  maxBodyBytes: number;
+  now: () => number;
+}
+
+/** A delivery that passed every check, with what dedup needs to remember it. */
+export interface VerifiedDelivery {
+  event: WebhookEvent;
+  /** The accepted signature, lower-case hex. */
+  signature: string;
+  /** Milliseconds until the signature's timestamp leaves the tolerance window. */
+  signatureTtlMs: number;
+}
+
+const encoder = new TextEncoder();
+const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+const DIGITS = /^[0-9]+$/;
+const SIGNATURE_PREFIX = 'sha256=';
+
+/**
+ * Runs the contract's checks 1 to 7 in order. Returns synchronously when the HMAC is
+ * synchronous, so the common path on Node allocates no promise.
+ */
+export function verifyDelivery(config: VerifyConfig, input: DeliveryInput): VerifiedDelivery | Promise<VerifiedDelivery> {
+  const { headers: rawHeaders, body } = (typeof input === 'object' && input !== null ? input : {}) as Partial<DeliveryInput>;
+  const bytes = bodyBytes(body, config.maxBodyBytes);
+  const headers = headerLookup(rawHeaders);
+  const tokenIndex = matchToken(config.tokens, headers('authorization'));
+  const timestamp = headers('x-service-timestamp');
+  const nowMs = config.now();
+  const ttlMs = checkTimestamp(timestamp, nowMs, config.toleranceSeconds);
+  const signatureText = headers('x-service-signature');
+  const expected = parseSignature(signatureText);
+  const valid = config.tokens[tokenIndex]!.hmac.verify(`${timestamp}.`, bytes, expected);
+  const finish = (ok: boolean): VerifiedDelivery => {
+    if (!ok) throw new WebhookError('invalid_signature', 'X-Service-Signature does not match: the body was changed before verify (re-serialised, decoded or trimmed), or it was signed with another token.');
+    const deliveryId = headers('x-service-delivery-id') || null;
+    const event = parseEvent(parseJson(bytes), { deliveryId, tokenIndex });
+    return { event, signature: signatureText!.slice(SIGNATURE_PREFIX.length).toLowerCase(), signatureTtlMs: ttlMs };
+  };
+  return typeof valid === 'boolean' ? finish(valid) : valid.then(finish);
+}
+
+/** Check 2. Compares against every token, without stopping at the first match, so timing tells nothing. */
+export function matchToken(tokens: readonly TokenKey[], authorization: string | undefined): number {
+  const space = authorization?.indexOf(' ') ?? -1;
+  if (!authorization || space < 0 || authorization.slice(0, space).toLowerCase() !== 'bearer') {
+    throw new WebhookError('invalid_token', authorization ? 'Authorization is not "Bearer <token>"' : 'Authorization header is missing');
+  }
+  const candidate = encoder.encode(authorization.slice(space + 1).replace(/^ +/, ''));
+  let index = -1;
+  for (let i = 0; i < tokens.length; i++) {
+    const equal = constantTimeEqual(candidate, tokens[i]!.bytes);
+    index = equal && index < 0 ? i : index;
+  }
+  if (index < 0) throw new WebhookError('invalid_token', 'the Bearer token matches none of the configured tokens; was it regenerated in Profile Settings → CMS Integration?');
+  return index;
+}
+
+/** Checks 3 and 4; returns how long the signature stays inside the window. */
+function checkTimestamp(text: string | undefined, nowMs: number, toleranceSeconds: number): number {
+  if (text === undefined || !DIGITS.test(text)) {
+    throw new WebhookError('invalid_timestamp', text === undefined ? 'X-Service-Timestamp is missing' : 'X-Service-Timestamp is not Unix seconds in ASCII digits');
+  }
+  const seconds = Number(text);
+  const skew = Math.floor(nowMs / 1000) - seconds;
+  if (!(Math.abs(skew) < toleranceSeconds)) {
+    const direction = skew > 0 ? 'old' : 'in the future';
+    throw new WebhookError('request_expired', `X-Service-Timestamp is ${Math.abs(skew)} s ${direction}; tolerance is ${toleranceSeconds} s (check this server's clock if this repeats)`);
+  }
+  return (seconds + toleranceSeconds) * 1000 - nowMs;
+}
+
+/** Check 5's format half: the comparison itself is the provider's. */
+function parseSignature(text: string | undefined): Uint8Array {
+  const bytes = text?.startsWith(SIGNATURE_PREFIX) ? decodeSha256Hex(text.slice(SIGNATURE_PREFIX.length)) : undefined;
+  if (!bytes) {
+    throw new WebhookError('invalid_signature', text === undefined ? 'X-Service-Signature is missing' : 'X-Service-Signature is not "sha256=" followed by 64 hex digits');
+  }
+  return bytes;
+}
+
+/** Check 6's syntax half: strict UTF-8, then JSON. A byte-order mark is refused, as JSON.parse refuses it. */
+function parseJson(bytes: Uint8Array): unknown {
+  let text: string;
+  try {
+    text = utf8.decode(bytes);
+  } catch {
+    throw new WebhookError('invalid_payload', 'the body is not valid UTF-8');
+  }
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw new WebhookError('invalid_payload', 'the body is not valid JSON');
+  }
+}
+

@@ -1,0 +1,21 @@
+import { fileURLToPath } from 'node:url';
+import { defineConfig } from 'vitest/config';
+
+const here = (path: string) => fileURLToPath(new URL(path, import.meta.url));
+
+export default defineConfig({
+  resolve: {
+    // Tests run against the sources; the pack-and-import test checks the built package.
+    alias: [
+      { find: /^webhook-cms-receiver$/, replacement: here('./src/index.ts') },
+      { find: /^webhook-cms-receiver\/testing$/, replacement: here('./src/testing/index.ts') },
+      { find: /^webhook-cms-receiver\/redis$/, replacement: here('./src/redis/index.ts') },
+      { find: /^webhook-cms-receiver\/(express|hono|fetch)$/, replacement: here('./adapters/$1/index.ts') },
+    ],
+  },
+  test: {
+    include: ['src/**/*.test.ts', 'adapters/**/*.test.ts', 'test/**/*.test.ts'],
+    exclude: ['**/node_modules/**', 'test/runtimes/**', 'examples/**'],
+    testTimeout: 20_000,
+  },
+});

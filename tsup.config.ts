@@ -4,6 +4,10 @@ export default defineConfig({
   entry: {
     index: 'src/index.ts',
     testing: 'src/testing/index.ts',
+    redis: 'src/redis/index.ts',
+    express: 'adapters/express/index.ts',
+    hono: 'adapters/hono/index.ts',
+    fetch: 'adapters/fetch/index.ts',
   },
   format: ['esm', 'cjs'],
   dts: true,

@@ -19,7 +19,7 @@ export type RequestBody = Uint8Array | string | BodyStream | { alreadyParsed: st
 export interface AdapterRequest {
   method: string | undefined;
   headers: HeadersInput;
-  body(): RequestBody;
+  body(): RequestBody | Promise<RequestBody>;
 }
 
 /** The answer an adapter writes back: status, headers and the JSON text. */
@@ -85,7 +85,7 @@ async function readRequest(receiver: Receiver, request: AdapterRequest): Promise
   } catch (error) {
     return refuse(error as WebhookError);
   }
-  const body = request.body();
+  const body = await request.body();
   if (typeof body === 'object' && 'alreadyParsed' in body) {
     const error = new WebhookError('body_already_parsed', `the request body was already parsed by ${body.alreadyParsed}, so the raw bytes the signature covers are gone. Mount the webhook route before the JSON body parser, or parse it with express.raw({ type: 'application/json' }).`);
     console.error(`webhook-cms-receiver: ${error.reason}`);

@@ -1,0 +1,66 @@
+import { serveRequest, verifyRequest, type AdapterRequest, type HttpAnswer, type Receiver, type RequestBody, type WebhookEvent, type WebhookHandlers } from 'webhook-cms-receiver';
+
+/** The parts of an Express 4 or 5 request this adapter reads (a Node `IncomingMessage`). */
+export interface ExpressRequest extends AsyncIterable<Uint8Array> {
+  method: string;
+  headers: Record<string, string | string[] | undefined>;
+  body?: unknown;
+  rawBody?: unknown;
+  readableEnded?: boolean;
+  webhookEvent?: WebhookEvent;
+}
+
+/** The parts of an Express response this adapter writes (a Node `ServerResponse`). */
+export interface ExpressResponse {
+  writeHead(status: number, headers: Record<string, string>): { end(text: string): unknown };
+}
+
+type Next = (error?: unknown) => void;
+
+/**
+ * An Express 4/5 route handler that verifies, deduplicates and answers deliveries. Mount it
+ * before `express.json()`, or behind `express.raw({ type: 'application/json' })`.
+ *
+ * @example
+ * ```ts
+ * app.post('/webhook', webhookHandler(receiver, { 'article.sync': ({ article }) => save(article) }));
+ * ```
+ */
+export function webhookHandler(receiver: Receiver, handlers: WebhookHandlers) {
+  return (req: ExpressRequest, res: ExpressResponse, next?: Next): Promise<void> =>
+    serveRequest(receiver, fromExpress(req), handlers).then((answer) => send(res, answer), next);
+}
+
+/**
+ * Middleware that only verifies, puts the event on `req.webhookEvent` and calls `next()`;
+ * you write the response. No dedup runs here.
+ *
+ * @example
+ * ```ts
+ * app.post('/webhook', verifyWebhook(receiver), (req, res) => res.json({ ok: true, type: req.webhookEvent.type }));
+ * ```
+ */
+export function verifyWebhook(receiver: Receiver) {
+  return (req: ExpressRequest, res: ExpressResponse, next: Next): Promise<void> =>
+    verifyRequest(receiver, fromExpress(req)).then((result) => {
+      if ('answer' in result) return send(res, result.answer);
+      req.webhookEvent = result.event;
+      next();
+    }, next);
+}
+
+function fromExpress(req: ExpressRequest): AdapterRequest {
+  return { method: req.method, headers: req.headers, body: () => bodyOf(req) };
+}
+
+function bodyOf(req: ExpressRequest): RequestBody {
+  if (req.rawBody instanceof Uint8Array) return req.rawBody;
+  if (req.body instanceof Uint8Array || typeof req.body === 'string') return req.body;
+  // A parser consumed the stream and left only its parsed value behind.
+  if (req.readableEnded) return { alreadyParsed: 'a body parser such as express.json()' };
+  return req;
+}
+
+function send(res: ExpressResponse, answer: HttpAnswer): void {
+  res.writeHead(answer.status, answer.headers).end(answer.text);
+}

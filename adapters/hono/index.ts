@@ -1,0 +1,50 @@
+import type { Context, MiddlewareHandler } from 'hono';
+import { serveRequest, verifyRequest, type AdapterRequest, type HttpAnswer, type Receiver, type RequestBody, type WebhookEvent, type WebhookHandlers } from 'webhook-cms-receiver';
+
+/** The context variables `verifyWebhook` sets: `c.get('webhookEvent')`. */
+export type WebhookVariables = { webhookEvent: WebhookEvent };
+
+/**
+ * A Hono handler that verifies, deduplicates and answers deliveries.
+ *
+ * @example
+ * ```ts
+ * app.post('/webhook', webhookHandler(receiver, { 'article.sync': ({ article }) => save(article) }));
+ * ```
+ */
+export function webhookHandler(receiver: Receiver, handlers: WebhookHandlers): (c: Context) => Promise<Response> {
+  return async (c) => send(c, await serveRequest(receiver, fromHono(c), handlers));
+}
+
+/**
+ * Middleware that only verifies and puts the event on the context; you write the response.
+ * No dedup runs here.
+ *
+ * @example
+ * ```ts
+ * app.post('/webhook', verifyWebhook(receiver), (c) => c.json({ ok: true, type: c.get('webhookEvent').type }));
+ * ```
+ */
+export function verifyWebhook(receiver: Receiver): MiddlewareHandler<{ Variables: WebhookVariables }> {
+  return async (c, next) => {
+    const result = await verifyRequest(receiver, fromHono(c));
+    if ('answer' in result) return send(c, result.answer);
+    c.set('webhookEvent', result.event);
+    await next();
+  };
+}
+
+function fromHono(c: Context): AdapterRequest {
+  return { method: c.req.method, headers: c.req.raw.headers, body: () => bodyOf(c) };
+}
+
+async function bodyOf(c: Context): Promise<RequestBody> {
+  if (!c.req.raw.bodyUsed) return c.req.raw.body ?? new Uint8Array(0);
+  // Hono keeps what an earlier middleware read; only the raw bytes are of use here.
+  const cached = (c.req as unknown as { bodyCache: { arrayBuffer?: Promise<ArrayBuffer> } }).bodyCache.arrayBuffer;
+  return cached ? new Uint8Array(await cached) : { alreadyParsed: 'c.req.json() or c.req.text() in an earlier middleware' };
+}
+
+function send(c: Context, answer: HttpAnswer): Response {
+  return c.body(answer.text, answer.status as 200, answer.headers);
+}

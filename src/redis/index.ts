@@ -1,0 +1,2 @@
+// Placeholder until the Redis store lands (issue 4).
+export {};

@@ -1,0 +1,51 @@
+import { once } from 'node:events';
+import { createServer, type Server } from 'node:http';
+import { serve } from '@hono/node-server';
+import express5 from 'express';
+import express4 from 'express4';
+import { Hono } from 'hono';
+import type { Receiver, WebhookHandlers } from 'webhook-cms-receiver';
+import { webhookHandler as expressHandler } from 'webhook-cms-receiver/express';
+import { webhookHandler as fetchHandler } from 'webhook-cms-receiver/fetch';
+import { webhookHandler as honoHandler } from 'webhook-cms-receiver/hono';
+import { fetchServer } from '../helpers/fetch-bridge.js';
+import { listen, running, type RunningServer } from '../helpers/listen.js';
+
+/** Starts one framework's server with the webhook route at `/webhook`. */
+export type StartAdapter = (receiver: Receiver, handlers: WebhookHandlers) => Promise<RunningServer>;
+
+// `all`, not `post`: the adapter itself must answer other methods with 405.
+export const startExpress4: StartAdapter = (receiver, handlers) =>
+  listen(createServer(express4().all('/webhook', expressHandler(receiver, handlers))));
+
+export const startExpress5: StartAdapter = (receiver, handlers) =>
+  listen(createServer(express5().all('/webhook', expressHandler(receiver, handlers))));
+
+export const startHono: StartAdapter = (receiver, handlers) => {
+  const app = new Hono().all('/webhook', honoHandler(receiver, handlers));
+  return serveHono(app.fetch);
+};
+
+export const startFetch: StartAdapter = (receiver, handlers) => listen(fetchServer(fetchHandler(receiver, handlers)));
+
+/**
+ * Serves a Hono app's `fetch` with `@hono/node-server` on 127.0.0.1, port 0.
+ *
+ * @example
+ * ```ts
+ * const { url, close } = await serveHono(new Hono().post('/webhook', handler).fetch);
+ * ```
+ */
+export async function serveHono(fetch: (request: Request) => Response | Promise<Response>): Promise<RunningServer> {
+  const server = serve({ fetch, port: 0, hostname: '127.0.0.1' }) as Server;
+  if (!server.listening) await once(server, 'listening');
+  return running(server);
+}
+
+/** Every adapter, by the name the suites print. */
+export const adapters: Record<string, StartAdapter> = {
+  'Express 4': startExpress4,
+  'Express 5': startExpress5,
+  'Hono on @hono/node-server': startHono,
+  'Fetch handler on node:http': startFetch,
+};

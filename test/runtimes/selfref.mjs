@@ -1,0 +1,3 @@
+import { webhookHandler } from 'webhook-cms-receiver/fetch';
+import { createReceiver } from 'webhook-cms-receiver';
+console.log(typeof webhookHandler, typeof createReceiver);

@@ -1,6 +1,6 @@
-import { defineConfig } from 'tsup';
+import { defineConfig, type Options } from 'tsup';
 
-export default defineConfig({
+const library: Options = {
   entry: {
     index: 'src/index.ts',
     testing: 'src/testing/index.ts',
@@ -11,11 +11,26 @@ export default defineConfig({
   },
   format: ['esm', 'cjs'],
   dts: true,
-  clean: true,
+  // Keeps the CLI, built beside the library at the same time by the config below.
+  clean: ['!cli.js'],
   target: 'es2022',
   platform: 'neutral',
   sourcemap: false,
   // Adapters and helpers import the core by name, so every entry shares one copy of it
   // (one WebhookError class) instead of bundling its own.
   external: ['webhook-cms-receiver', /^webhook-cms-receiver\//, 'express', 'hono', /^hono\//],
-});
+};
+
+// The CLI is a Node program: ESM only, bundling the helpers it uses, with the shebang npx needs.
+const cli: Options = {
+  entry: { cli: 'src/cli/main.ts' },
+  format: ['esm'],
+  dts: false,
+  clean: false,
+  target: 'node20',
+  platform: 'node',
+  sourcemap: false,
+  banner: { js: '#!/usr/bin/env node' },
+};
+
+export default defineConfig([library, cli]);

@@ -1,3 +1,14 @@
+/**
+ * The core: verify, parse and deduplicate Webhook CMS deliveries on any runtime, with no dependencies.
+ *
+ * @example
+ * ```ts
+ * import { createReceiver } from 'webhook-cms-receiver';
+ * const receiver = createReceiver({ token: process.env.WEBHOOK_TOKEN! });
+ * const { status, body } = await receiver.handle({ headers, body: rawBody }, { 'article.sync': ({ article }) => save(article) });
+ * ```
+ * @module webhook-cms-receiver
+ */
 export { createReceiver, type Receiver } from './receiver/create-receiver.js';
 export type { ReceiverOptions, RejectionInfo, DuplicateInfo } from './receiver/options.js';
 export type { DeliveryInput } from './receiver/verify-delivery.js';

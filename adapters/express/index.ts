@@ -1,3 +1,13 @@
+/**
+ * The Express 4 and 5 adapter: moves bytes and headers between the framework and `receiver.handle`.
+ *
+ * @example
+ * ```ts
+ * import { webhookHandler } from 'webhook-cms-receiver/express';
+ * app.post('/webhook', webhookHandler(receiver, handlers));
+ * ```
+ * @module webhook-cms-receiver/express
+ */
 import { serveRequest, verifyRequest, type AdapterRequest, type HttpAnswer, type Receiver, type RequestBody, type WebhookEvent, type WebhookHandlers } from 'webhook-cms-receiver';
 
 /** The parts of an Express 4 or 5 request this adapter reads (a Node `IncomingMessage`). */
@@ -7,6 +17,8 @@ export interface ExpressRequest extends AsyncIterable<Uint8Array> {
   body?: unknown;
   rawBody?: unknown;
   readableEnded?: boolean;
+  iterator?(options: { destroyOnReturn: boolean }): AsyncIterable<Uint8Array>;
+  resume?(): unknown;
   webhookEvent?: WebhookEvent;
 }
 
@@ -15,6 +27,10 @@ export interface ExpressResponse {
   writeHead(status: number, headers: Record<string, string>): { end(text: string): unknown };
 }
 
+/**
+ * Express's `next`, called with the error when something outside a delivery's checks fails.
+ * @inline
+ */
 type Next = (error?: unknown) => void;
 
 /**
@@ -28,7 +44,7 @@ type Next = (error?: unknown) => void;
  */
 export function webhookHandler(receiver: Receiver, handlers: WebhookHandlers) {
   return (req: ExpressRequest, res: ExpressResponse, next?: Next): Promise<void> =>
-    serveRequest(receiver, fromExpress(req), handlers).then((answer) => send(res, answer), next);
+    serveRequest(receiver, fromExpress(req), handlers).then((answer) => send(req, res, answer), next);
 }
 
 /**
@@ -43,7 +59,7 @@ export function webhookHandler(receiver: Receiver, handlers: WebhookHandlers) {
 export function verifyWebhook(receiver: Receiver) {
   return (req: ExpressRequest, res: ExpressResponse, next: Next): Promise<void> =>
     verifyRequest(receiver, fromExpress(req)).then((result) => {
-      if ('answer' in result) return send(res, result.answer);
+      if ('answer' in result) return send(req, res, result.answer);
       req.webhookEvent = result.event;
       next();
     }, next);
@@ -58,9 +74,13 @@ function bodyOf(req: ExpressRequest): RequestBody {
   if (req.body instanceof Uint8Array || typeof req.body === 'string') return req.body;
   // A parser consumed the stream and left only its parsed value behind.
   if (req.readableEnded) return { alreadyParsed: 'a body parser such as express.json()' };
-  return req;
+  // Leaving a Node stream's default iterator early destroys the request mid-body; Node's parser
+  // can then fail on the bytes still arriving and reset the socket before the 413 is out.
+  return req.iterator?.({ destroyOnReturn: false }) ?? req;
 }
 
-function send(res: ExpressResponse, answer: HttpAnswer): void {
+function send(req: ExpressRequest, res: ExpressResponse, answer: HttpAnswer): void {
   res.writeHead(answer.status, answer.headers).end(answer.text);
+  // Discard what an oversized body still sends, as Node does for a body nobody read.
+  if (!req.readableEnded) req.resume?.();
 }

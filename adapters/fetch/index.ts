@@ -1,3 +1,13 @@
+/**
+ * The Fetch runtimes (Bun, Deno, Cloudflare Workers, Next.js route handlers) adapter: moves bytes and headers between the framework and `receiver.handle`.
+ *
+ * @example
+ * ```ts
+ * import { webhookHandler } from 'webhook-cms-receiver/fetch';
+ * export const POST = webhookHandler(receiver, handlers);
+ * ```
+ * @module webhook-cms-receiver/fetch
+ */
 import { serveRequest, verifyRequest, type AdapterRequest, type HttpAnswer, type Receiver, type WebhookEvent, type WebhookHandlers } from 'webhook-cms-receiver';
 
 /**

@@ -1,3 +1,13 @@
+/**
+ * The Hono adapter: moves bytes and headers between the framework and `receiver.handle`.
+ *
+ * @example
+ * ```ts
+ * import { webhookHandler } from 'webhook-cms-receiver/hono';
+ * app.post('/webhook', webhookHandler(receiver, handlers));
+ * ```
+ * @module webhook-cms-receiver/hono
+ */
 import type { Context, MiddlewareHandler } from 'hono';
 import { serveRequest, verifyRequest, type AdapterRequest, type HttpAnswer, type Receiver, type RequestBody, type WebhookEvent, type WebhookHandlers } from 'webhook-cms-receiver';
 

@@ -11,3 +11,22 @@ export function constantTimeEqual(a: Uint8Array, b: Uint8Array): boolean {
   }
   return difference === 0;
 }
+
+/**
+ * {@link constantTimeEqual} for a header value against UTF-8 bytes, without encoding the text
+ * first (encoding costs more than the comparison). Answers undefined when `text` is not ASCII,
+ * the only case where a char code and its UTF-8 byte are the same; the caller then encodes.
+ * Whether the text is ASCII is the sender's own business, so that branch leaks no secret.
+ */
+export function constantTimeEqualAscii(text: string, bytes: Uint8Array): boolean | undefined {
+  const length = Math.max(text.length, bytes.length);
+  let difference = text.length ^ bytes.length;
+  let seen = 0;
+  for (let i = 0; i < length; i++) {
+    // Past the end charCodeAt gives NaN and the array undefined; `| 0` makes both 0.
+    const code = text.charCodeAt(i) | 0;
+    seen |= code;
+    difference |= code ^ (bytes[i]! | 0);
+  }
+  return seen > 0x7f ? undefined : difference === 0;
+}

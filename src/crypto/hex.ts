@@ -1,27 +1,57 @@
+// Value of each ASCII hex digit, -1 for every other ASCII character.
+const HEX_VALUES = new Int8Array(128).fill(-1);
+for (let i = 0; i < 16; i++) {
+  HEX_VALUES['0123456789abcdef'.charCodeAt(i)] = i;
+  HEX_VALUES['0123456789ABCDEF'.charCodeAt(i)] = i;
+}
+
+function hexValue(code: number): number {
+  return code < 128 ? HEX_VALUES[code]! : -1; // charCodeAt past the end is NaN, which is not < 128
+}
+
 /**
- * Decodes 64 hex digits (either case) into 32 bytes, or returns undefined when the text is
- * not exactly that. The format is public, so an early return here leaks nothing secret.
+ * Decodes 64 hex digits (either case) into 32 bytes, or returns undefined when the text from
+ * `start` on is not exactly that. The format is public, so an early return here leaks nothing secret.
  */
-export function decodeSha256Hex(text: string): Uint8Array | undefined {
-  if (text.length !== 64) return undefined;
+export function decodeSha256Hex(text: string, start = 0): Uint8Array | undefined {
+  if (text.length - start !== 64) return undefined;
   const bytes = new Uint8Array(32);
   for (let i = 0; i < 32; i++) {
-    const high = nibble(text.charCodeAt(2 * i));
-    const low = nibble(text.charCodeAt(2 * i + 1));
-    if (high < 0 || low < 0) return undefined;
-    bytes[i] = (high << 4) | low;
+    const byte = (hexValue(text.charCodeAt(start + 2 * i)) << 4) | hexValue(text.charCodeAt(start + 2 * i + 1));
+    if (byte < 0) return undefined; // an invalid digit's -1 makes the whole value negative
+    bytes[i] = byte;
   }
   return bytes;
 }
 
-function nibble(code: number): number {
-  if (code >= 48 && code <= 57) return code - 48; // 0-9
-  const lower = code | 0x20; // A-F and a-f share their low bits
-  if (lower >= 97 && lower <= 102) return lower - 87;
-  return -1;
+/**
+ * The first 128 bits of a hex text (either case) packed into a short string that starts with
+ * `#`, one UTF-16 unit per four digits: a compact, case-blind map key. Undefined when the text
+ * does not start with 32 hex digits.
+ */
+export function hex128Key(text: string): string | undefined {
+  const a = hexUnit(text, 0);
+  const b = hexUnit(text, 4);
+  const c = hexUnit(text, 8);
+  const d = hexUnit(text, 12);
+  const e = hexUnit(text, 16);
+  const f = hexUnit(text, 20);
+  const g = hexUnit(text, 24);
+  const h = hexUnit(text, 28);
+  if ((a | b | c | d | e | f | g | h) < 0) return undefined;
+  return String.fromCharCode(0x23, a, b, c, d, e, f, g, h);
 }
 
-/** Lower-case hex of any bytes, for signing (testing helpers) and store keys. */
+function hexUnit(text: string, at: number): number {
+  return (
+    (hexValue(text.charCodeAt(at)) << 12) |
+    (hexValue(text.charCodeAt(at + 1)) << 8) |
+    (hexValue(text.charCodeAt(at + 2)) << 4) |
+    hexValue(text.charCodeAt(at + 3))
+  );
+}
+
+/** Lower-case hex of any bytes, for the testing helpers' signer. */
 export function encodeHex(bytes: Uint8Array): string {
   let out = '';
   for (let i = 0; i < bytes.length; i++) out += bytes[i]!.toString(16).padStart(2, '0');

@@ -2,7 +2,8 @@ import type { CryptoProvider, HmacVerifier } from './provider.js';
 
 /** The slice of node:crypto this provider uses; declared here so the core needs no Node types. */
 interface NodeCrypto {
-  createHmac(algorithm: 'sha256', key: string): {
+  createSecretKey?(key: Uint8Array): object;
+  createHmac(algorithm: 'sha256', key: object | string): {
     update(data: string | Uint8Array, encoding?: 'latin1'): { update(data: Uint8Array): { digest(): Uint8Array } };
   };
   timingSafeEqual(a: Uint8Array, b: Uint8Array): boolean;
@@ -39,10 +40,13 @@ export function nodeCryptoProvider(): CryptoProvider {
   return {
     name: 'node:crypto',
     hmacSha256(secret: string): HmacVerifier {
+      // A KeyObject holds the key in native memory once, so no delivery converts the string
+      // again; the string itself still works on runtimes whose node:crypto lacks KeyObject.
+      const key = crypto.createSecretKey ? crypto.createSecretKey(new TextEncoder().encode(secret)) : secret;
       return {
         verify(prefix, body, expected) {
           // latin1 writes the ASCII prefix byte for byte, skipping UTF-8 encoding work.
-          const digest = crypto.createHmac('sha256', secret).update(prefix, 'latin1').update(body).digest();
+          const digest = crypto.createHmac('sha256', key).update(prefix, 'latin1').update(body).digest();
           return crypto.timingSafeEqual(digest, expected);
         },
       };

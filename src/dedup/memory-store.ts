@@ -1,4 +1,6 @@
+import { hex128Key } from '../crypto/hex.js';
 import { positiveOption } from '../internal/positive.js';
+import { OldestFirstMap } from './oldest-first-map.js';
 import { DEFAULT_LEASE_MS, DEFAULT_RETENTION_MS, type ClaimOutcome, type DedupClaim, type DedupStore, type StoredResponse } from './store.js';
 
 /** Options of {@link memoryDedupStore}. */
@@ -7,20 +9,29 @@ export interface MemoryDedupStoreOptions {
   leaseMs?: number;
   /** How long a handled delivery id is remembered. Must outlast the service's retries. Default 72 h. */
   retentionMs?: number;
-  /** Upper bound on remembered keys; the oldest go first. Default 100,000. */
+  /** Upper bound on remembered keys, half for delivery ids and half for signatures; the oldest go first. Default 100,000. */
   maxEntries?: number;
   /** Clock in milliseconds, for tests. */
   now?: () => number;
 }
 
+/** A claim in progress, or a done delivery whose answer carries a URL. */
 interface Entry {
-  lease: string;
+  lease: number;
   expiresAt: number;
-  /** Set once the handler succeeded. */
-  response?: StoredResponse;
+  response: StoredResponse | undefined;
 }
 
-// Entries are written in insertion order, so each sweep looks at a few from the front only.
+/**
+ * What a key maps to. Almost every done delivery answers plain `{ ok: true }`, so it is kept
+ * as its expiry time alone: a number costs a fraction of an object at a million ids.
+ */
+type Slot = Entry | number;
+
+const PLAIN: StoredResponse = Object.freeze({ ok: true });
+
+// Each map holds keys of one lifetime in claim order, so the first to expire sit at its front:
+// each call drops at most this many expired keys from there, and stops at the first live one.
 const SWEEP_PER_CALL = 8;
 
 /**
@@ -38,66 +49,99 @@ export function memoryDedupStore(options: MemoryDedupStoreOptions = {}): DedupSt
   const retentionMs = positiveOption(options.retentionMs, DEFAULT_RETENTION_MS, 'memoryDedupStore: retentionMs');
   const maxEntries = positiveOption(options.maxEntries, 100_000, 'memoryDedupStore: maxEntries');
   const now = options.now ?? Date.now;
-  const entries = new Map<string, Entry>();
+  // Ids live for the retention period, signatures only for their tolerance window: apart, each
+  // map expires from its front, so a signature is freed when its window closes, not 72 h later.
+  const ids = new OldestFirstMap<Slot>();
+  const signatures = new OldestFirstMap<Slot>();
+  const idLimit = Math.max(1, Math.ceil(maxEntries / 2));
+  const signatureLimit = Math.max(1, Math.floor(maxEntries / 2));
   let leases = 0;
 
-  const live = (key: string, at: number): Entry | undefined => {
-    const entry = entries.get(key);
-    if (entry && entry.expiresAt <= at) {
-      entries.delete(key);
-      return undefined;
-    }
-    return entry;
-  };
-
-  const put = (key: string, entry: Entry): void => {
-    entries.delete(key); // re-inserting moves the key to the young end
-    entries.set(key, entry);
-    if (entries.size > maxEntries) entries.delete(entries.keys().next().value!);
-  };
-
-  const sweep = (at: number): void => {
-    let seen = 0;
-    for (const [key, entry] of entries) {
-      if (++seen > SWEEP_PER_CALL) break;
-      if (entry.expiresAt <= at) entries.delete(key);
-    }
+  const add = (map: OldestFirstMap<Slot>, key: string, slot: Slot): void => {
+    map.set(key, slot);
+    if (map.size > (map === ids ? idLimit : signatureLimit)) map.delete(map.oldestKey()!);
   };
 
   return {
     claim(claim: DedupClaim): ClaimOutcome {
       const at = now();
-      sweep(at);
-      const keys = keysOf(claim);
-      const found = keys.map(([key]) => live(key, at));
-      const doneIndex = found.findIndex((entry) => entry?.response);
-      if (doneIndex >= 0) return { state: 'done', matchedBy: keys[doneIndex]![2], response: found[doneIndex]!.response! };
-      const busyIndex = found.findIndex(Boolean);
-      if (busyIndex >= 0) return { state: 'in-progress', matchedBy: keys[busyIndex]![2] };
-      const lease = `${++leases}`;
-      for (const [key] of keys) put(key, { lease, expiresAt: at + leaseMs });
-      return { state: 'claimed', lease };
+      sweep(ids, at);
+      sweep(signatures, at);
+      const { deliveryId } = claim;
+      const signatureKey = keyOfSignature(claim.signature);
+      const byId = deliveryId === null ? undefined : live(ids, deliveryId, at);
+      const bySignature = live(signatures, signatureKey, at);
+      const idResponse = responseOf(byId);
+      if (idResponse) return { state: 'done', matchedBy: 'delivery-id', response: idResponse };
+      const signatureResponse = responseOf(bySignature);
+      if (signatureResponse) return { state: 'done', matchedBy: 'signature', response: signatureResponse };
+      if (byId) return { state: 'in-progress', matchedBy: 'delivery-id' };
+      if (bySignature) return { state: 'in-progress', matchedBy: 'signature' };
+      const lease = ++leases;
+      const expiresAt = at + leaseMs;
+      if (deliveryId !== null) add(ids, deliveryId, { lease, expiresAt, response: undefined });
+      add(signatures, signatureKey, { lease, expiresAt, response: undefined });
+      return { state: 'claimed', lease: String(lease) };
     },
     complete(claim, lease, response) {
       const at = now();
-      for (const [key, ttl] of keysOf(claim, retentionMs)) {
-        if (entries.get(key)?.lease === lease) put(key, { lease, expiresAt: at + ttl, response });
-      }
+      const owner = Number(lease);
+      const plain = isPlain(response);
+      const finish = (map: OldestFirstMap<Slot>, key: string, ttlMs: number): void => {
+        const slot = map.get(key);
+        if (typeof slot !== 'object' || slot.lease !== owner) return;
+        // Updated in place: the key keeps its place from the claim, a moment ago, and the map
+        // gets no hole to fill (a hole costs as much as a live key until the map is rebuilt).
+        map.set(key, plain ? at + ttlMs : { lease: owner, expiresAt: at + ttlMs, response });
+      };
+      if (claim.deliveryId !== null) finish(ids, claim.deliveryId, retentionMs);
+      finish(signatures, keyOfSignature(claim.signature), claim.signatureTtlMs);
     },
     release(claim, lease) {
-      for (const [key] of keysOf(claim)) {
-        const entry = entries.get(key);
-        if (entry?.lease === lease && !entry.response) entries.delete(key);
-      }
+      const owner = Number(lease);
+      const free = (map: OldestFirstMap<Slot>, key: string): void => {
+        const slot = map.get(key);
+        if (typeof slot === 'object' && slot.lease === owner && !slot.response) map.delete(key);
+      };
+      if (claim.deliveryId !== null) free(ids, claim.deliveryId);
+      free(signatures, keyOfSignature(claim.signature));
     },
   };
 }
 
-type KeySpec = [key: string, ttlMs: number, matchedBy: 'delivery-id' | 'signature'];
+function expiryOf(slot: Slot): number {
+  return typeof slot === 'number' ? slot : slot.expiresAt;
+}
 
-function keysOf(claim: DedupClaim, retentionMs = 0): KeySpec[] {
-  // 128 bits of the signature are as collision-proof as a UUID, at half the memory.
-  const keys: KeySpec[] = [[`s:${claim.signature.slice(0, 32)}`, claim.signatureTtlMs, 'signature']];
-  if (claim.deliveryId !== null) keys.unshift([`i:${claim.deliveryId}`, retentionMs, 'delivery-id']);
-  return keys;
+function responseOf(slot: Slot | undefined): StoredResponse | undefined {
+  return typeof slot === 'number' ? PLAIN : slot?.response;
+}
+
+/** True for `{ ok: true }` with nothing else, which a bare expiry time can stand for. */
+function isPlain(response: StoredResponse): boolean {
+  for (const key in response) if (key !== 'ok') return false;
+  return response.ok === true;
+}
+
+function live(map: OldestFirstMap<Slot>, key: string, at: number): Slot | undefined {
+  const slot = map.get(key);
+  if (slot !== undefined && expiryOf(slot) <= at) {
+    map.delete(key);
+    return undefined;
+  }
+  return slot;
+}
+
+function sweep(map: OldestFirstMap<Slot>, at: number): void {
+  for (let i = 0; i < SWEEP_PER_CALL; i++) {
+    const key = map.oldestKey();
+    if (key === undefined || expiryOf(map.get(key)!) > at) return;
+    map.delete(key);
+  }
+}
+
+// 128 bits of the signature are as collision-proof as a UUID; packed, they cost 9 UTF-16 units.
+// Anything that is not hex (only a hand-made claim) keeps its text, which never starts with `#`.
+function keyOfSignature(signature: string): string {
+  return hex128Key(signature) ?? `s:${signature.slice(0, 32)}`;
 }

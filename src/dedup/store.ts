@@ -35,6 +35,7 @@ export type ClaimOutcome =
  * ```
  */
 export interface DedupStore {
+  /** Atomically claims the delivery's keys, or reports that another copy holds or finished them. */
   claim(claim: DedupClaim): ClaimOutcome | Promise<ClaimOutcome>;
   /** Marks the delivery done and keeps `response` for the retention period. Ignored if the lease was lost. */
   complete(claim: DedupClaim, lease: string, response: StoredResponse): void | Promise<void>;
@@ -44,4 +45,12 @@ export interface DedupStore {
 
 /** Lease and retention defaults shared by every store. */
 export const DEFAULT_LEASE_MS = 60_000;
+/**
+ * How long a handled delivery id is remembered by default: 72 h, longer than the service's retries.
+ *
+ * @example
+ * ```ts
+ * const store = memoryDedupStore({ retentionMs: 2 * DEFAULT_RETENTION_MS });
+ * ```
+ */
 export const DEFAULT_RETENTION_MS = 72 * 60 * 60 * 1000;

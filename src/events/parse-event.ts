@@ -20,7 +20,8 @@ const ARTICLE_SHAPES: Readonly<Record<string, Shape>> = {
 export function parseEvent(json: unknown, context: DeliveryContext): WebhookEvent {
   const envelope = checkEnvelope(json);
   const type = envelope.event;
-  const articleShape = ARTICLE_SHAPES[type];
+  // Own keys only: an unknown event named `toString` or `__proto__` must not find a shape on Object.prototype.
+  const articleShape = Object.hasOwn(ARTICLE_SHAPES, type) ? ARTICLE_SHAPES[type] : undefined;
   if (articleShape) {
     const wrong = findMismatch(envelope.article, articleShape, 'article') ?? findMismatch(envelope.profile, PROFILE, 'profile');
     if (wrong) throw invalid(`${wrong} is missing or has the wrong type for ${type}`);

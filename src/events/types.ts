@@ -38,8 +38,32 @@ export interface Envelope<E extends string = string, A = unknown, P = unknown> {
   [extra: string]: unknown;
 }
 
+/**
+ * The body of an `article.sync` delivery.
+ *
+ * @example
+ * ```ts
+ * const envelope: ArticleSyncEnvelope = articleSyncPayload({ article: { slug: 'hello' } });
+ * ```
+ */
 export type ArticleSyncEnvelope = Envelope<'article.sync', SyncArticle, Profile>;
+/**
+ * The body of an `article.trash` delivery: only the article's id and slug.
+ *
+ * @example
+ * ```ts
+ * const envelope: ArticleTrashEnvelope = articleTrashPayload({ article: { slug: 'hello' } });
+ * ```
+ */
 export type ArticleTrashEnvelope = Envelope<'article.trash', TrashArticle, Profile>;
+/**
+ * The body of the dashboard's Test Connection delivery.
+ *
+ * @example
+ * ```ts
+ * const envelope: TestEnvelope = { event: 'test', timestamp: 1767225600, article: null, profile: null };
+ * ```
+ */
 export type TestEnvelope = Envelope<'test', null, null>;
 
 interface EventBase<P extends Envelope> {

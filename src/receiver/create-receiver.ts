@@ -53,13 +53,22 @@ export function createReceiver(options: ReceiverOptions): Receiver {
       try {
         delivery = await verifyDelivery(config, input);
       } catch (thrown) {
-        return errorAnswer(reject(options, thrown, input?.headers));
+        return errorAnswer(reject(options, thrown, headersOf(input)));
       }
       return handleVerified(options, store, delivery, handlers);
     },
   };
   internals.set(receiver, { options, config });
   return receiver;
+}
+
+/** The headers for the rejection hook; an input whose getter throws was already refused and must not throw again. */
+function headersOf(input: unknown): unknown {
+  try {
+    return (input as Partial<DeliveryInput> | null | undefined)?.headers;
+  } catch {
+    return undefined;
+  }
 }
 
 function resolveConfig(options: ReceiverOptions): VerifyConfig {

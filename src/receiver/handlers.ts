@@ -3,6 +3,10 @@ import type { ArticleSyncEvent, ArticleTrashEvent, TestEvent, UnknownEvent, Webh
 /** What a handler may return: nothing, or the URL the article now lives at (shown in the dashboard). */
 export type HandlerResult = void | undefined | { publishedUrl?: string };
 
+/**
+ * One event's handler: may return the article's public URL, synchronously or not.
+ * @inline
+ */
 type Handler<E> = (event: E) => HandlerResult | Promise<HandlerResult>;
 
 /**

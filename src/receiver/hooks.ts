@@ -19,12 +19,37 @@ export function callHook<A extends unknown[]>(name: string, hook: ((...args: A) 
 export function reject(options: ReceiverOptions, thrown: unknown, headers: unknown): WebhookError {
   const error = isWebhookError(thrown)
     ? thrown
-    : new WebhookError('internal_error', `verification failed unexpectedly: ${String(thrown)}`, { cause: thrown });
-  const lookup = headerLookup(headers);
+    : new WebhookError('internal_error', `verification failed unexpectedly: ${describeThrown(thrown)}`, { cause: thrown });
+  const lookup = lookupSafely(headers);
   callHook('onRejected', options.onRejected, error, {
     reason: error.reason,
-    deliveryId: lookup('x-service-delivery-id') ?? null,
-    eventHeader: lookup('x-service-event') ?? null,
+    deliveryId: lookup('x-service-delivery-id'),
+    eventHeader: lookup('x-service-event'),
   });
   return error;
+}
+
+/** Headers whose getters throw already failed verification; reading them again for the hook must not throw too. */
+function lookupSafely(headers: unknown): (name: string) => string | null {
+  try {
+    const lookup = headerLookup(headers);
+    return (name) => {
+      try {
+        return lookup(name) ?? null;
+      } catch {
+        return null;
+      }
+    };
+  } catch {
+    return () => null;
+  }
+}
+
+/** String() throws for values like Object.create(null); the refusal must still go out. */
+function describeThrown(value: unknown): string {
+  try {
+    return String(value);
+  } catch {
+    return Object.prototype.toString.call(value);
+  }
 }

@@ -1,5 +1,5 @@
 import { decodeSha256Hex } from '../crypto/hex.js';
-import { constantTimeEqual } from '../crypto/constant-time.js';
+import { constantTimeEqual, constantTimeEqualAscii } from '../crypto/constant-time.js';
 import type { HmacVerifier } from '../crypto/provider.js';
 import { WebhookError } from '../errors/webhook-error.js';
 import { parseEvent } from '../events/parse-event.js';
@@ -71,10 +71,12 @@ export function matchToken(tokens: readonly TokenKey[], authorization: string | 
   if (!authorization || space < 0 || authorization.slice(0, space).toLowerCase() !== 'bearer') {
     throw new WebhookError('invalid_token', authorization ? 'Authorization is not "Bearer <token>"' : 'Authorization header is missing');
   }
-  const candidate = encoder.encode(authorization.slice(space + 1).replace(/^ +/, ''));
+  const candidate = authorization.slice(space + 1).replace(/^ +/, '');
+  let encoded: Uint8Array | undefined;
   let index = -1;
   for (let i = 0; i < tokens.length; i++) {
-    const equal = constantTimeEqual(candidate, tokens[i]!.bytes);
+    const bytes = tokens[i]!.bytes;
+    const equal = constantTimeEqualAscii(candidate, bytes) ?? constantTimeEqual((encoded ??= encoder.encode(candidate)), bytes);
     index = equal && index < 0 ? i : index;
   }
   if (index < 0) throw new WebhookError('invalid_token', 'the Bearer token matches none of the configured tokens; was it regenerated in Profile Settings → CMS Integration?');

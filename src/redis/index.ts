@@ -1,2 +1,12 @@
-// Placeholder until the Redis store lands (issue 4).
-export {};
+/**
+ * A dedup store shared by every process through one Redis, for the `redis` and `ioredis` clients.
+ *
+ * @example
+ * ```ts
+ * import { redisDedupStore } from 'webhook-cms-receiver/redis';
+ * const receiver = createReceiver({ token, dedup: redisDedupStore(redisClient) });
+ * ```
+ * @module webhook-cms-receiver/redis
+ */
+export { redisDedupStore, type RedisDedupStoreOptions } from './redis-store.js';
+export type { RedisClientLike, NodeRedisClientLike, IoRedisClientLike } from './script-runner.js';

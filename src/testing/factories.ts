@@ -8,12 +8,26 @@ export type PayloadOverrides<E extends Envelope> = Partial<Omit<E, 'article' | '
 
 const nowSeconds = () => Math.floor(Date.now() / 1000);
 
-/** A profile like the service sends. */
+/**
+ * A profile like the service sends.
+ *
+ * @example
+ * ```ts
+ * const payload = articleSyncPayload({ profile: profileFixture({ domain: 'news.example.org' }) });
+ * ```
+ */
 export function profileFixture(overrides: Partial<Profile> = {}): Profile {
   return { id: 'prof_42', domain: 'blog.example.com', ...overrides };
 }
 
-/** A published article with Markdown, HTML, tags and some non-ASCII text, as `article.sync` carries it. */
+/**
+ * A published article with Markdown, HTML, tags and some non-ASCII text, as `article.sync` carries it.
+ *
+ * @example
+ * ```ts
+ * const draft = articleFixture({ status: 'draft', published_at: null });
+ * ```
+ */
 export function articleFixture(overrides: Partial<SyncArticle> = {}): SyncArticle {
   return {
     id: 'a7d1e1b0-52c4-4a53-9c1e-0f6d3b8a9e21',

@@ -16,7 +16,8 @@ export interface SignDeliveryOptions {
 /** A delivery ready to send: the headers and body exactly as the service sends them. */
 export interface SignedDelivery {
   headers: Record<string, string>;
-  body: string | Uint8Array;
+  /** Typed so that it can be passed straight to `fetch` or `new Request`. */
+  body: string | Uint8Array<ArrayBuffer>;
 }
 
 const encoder = new TextEncoder();
@@ -35,7 +36,7 @@ const encoder = new TextEncoder();
 export function signDelivery(options: SignDeliveryOptions): SignedDelivery {
   const { token, payload } = options;
   if (typeof token !== 'string' || token === '') throw new TypeError('signDelivery: token must be a non-empty string.');
-  const body = typeof payload === 'string' || payload instanceof Uint8Array ? payload : JSON.stringify(payload);
+  const body = typeof payload === 'string' ? payload : payload instanceof Uint8Array ? new Uint8Array(payload) : JSON.stringify(payload);
   const timestamp = String(options.timestamp ?? Math.floor(Date.now() / 1000));
   const headers: Record<string, string> = {
     'Content-Type': 'application/json',
@@ -50,7 +51,14 @@ export function signDelivery(options: SignDeliveryOptions): SignedDelivery {
   return { headers, body };
 }
 
-/** The hex HMAC-SHA256 of `<timestamp>.<body>` keyed with `token`. */
+/**
+ * The hex HMAC-SHA256 of `<timestamp>.<body>` keyed with `token`: what `X-Service-Signature` carries after `sha256=`.
+ *
+ * @example
+ * ```ts
+ * const header = `sha256=${signature('test-token', '1767225600', '{"event":"test"}')}`;
+ * ```
+ */
 export function signature(token: string, timestamp: string, body: string | Uint8Array): string {
   const bytes = typeof body === 'string' ? encoder.encode(body) : body;
   const prefix = encoder.encode(`${timestamp}.`);

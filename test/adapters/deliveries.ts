@@ -10,6 +10,14 @@ export const MAX_BODY_BYTES = 3 * 1024 * 1024;
 
 export const JSON_TYPE = 'application/json; charset=utf-8';
 
+/**
+ * Now in Unix seconds, as `X-Service-Timestamp` carries it.
+ *
+ * @example
+ * ```ts
+ * deliveryAt(payload, nowSeconds() - 301, 'stale');
+ * ```
+ */
 export const nowSeconds = (): number => Math.floor(Date.now() / 1000);
 
 /**
@@ -24,7 +32,14 @@ export function deliveryAt(payload: Envelope, timestamp: number, deliveryId: str
   return signDelivery({ token: TOKEN, payload, timestamp, deliveryId });
 }
 
-/** The exact answers the contract prescribes, as {@link Answer}s. */
+/**
+ * The exact answers the contract prescribes, as {@link Answer}s.
+ *
+ * @example
+ * ```ts
+ * expect(await send(url, tampered)).toEqual(answers.error(403, 'Invalid signature'));
+ * ```
+ */
 export const answers = {
   ok: (publishedUrl: string): Answer => ({ status: 200, contentType: JSON_TYPE, allow: undefined, body: { ok: true, published_url: publishedUrl } }),
   duplicate: (publishedUrl: string): Answer => ({

@@ -15,17 +15,50 @@ import { listen, running, type RunningServer } from '../helpers/listen.js';
 export type StartAdapter = (receiver: Receiver, handlers: WebhookHandlers) => Promise<RunningServer>;
 
 // `all`, not `post`: the adapter itself must answer other methods with 405.
+
+/**
+ * Express 4 (`express4` is `npm:express@4`) with the adapter at `/webhook`.
+ *
+ * @example
+ * ```ts
+ * const { url, close } = await startExpress4(receiver, handlers);
+ * ```
+ */
 export const startExpress4: StartAdapter = (receiver, handlers) =>
   listen(createServer(express4().all('/webhook', expressHandler(receiver, handlers))));
 
+/**
+ * Express 5 with the adapter at `/webhook`.
+ *
+ * @example
+ * ```ts
+ * const { url, close } = await startExpress5(receiver, handlers);
+ * ```
+ */
 export const startExpress5: StartAdapter = (receiver, handlers) =>
   listen(createServer(express5().all('/webhook', expressHandler(receiver, handlers))));
 
+/**
+ * Hono on `@hono/node-server` with the adapter at `/webhook`.
+ *
+ * @example
+ * ```ts
+ * const { url, close } = await startHono(receiver, handlers);
+ * ```
+ */
 export const startHono: StartAdapter = (receiver, handlers) => {
   const app = new Hono().all('/webhook', honoHandler(receiver, handlers));
   return serveHono(app.fetch);
 };
 
+/**
+ * The Fetch handler behind a plain node:http → `Request` bridge, at any path.
+ *
+ * @example
+ * ```ts
+ * const { url, close } = await startFetch(receiver, handlers);
+ * ```
+ */
 export const startFetch: StartAdapter = (receiver, handlers) => listen(fetchServer(fetchHandler(receiver, handlers)));
 
 /**

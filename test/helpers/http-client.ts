@@ -1,4 +1,4 @@
-import { request as httpRequest, type ClientRequest, type IncomingMessage } from 'node:http';
+import { Agent, request as httpRequest, type ClientRequest, type IncomingMessage } from 'node:http';
 
 /** What a test compares: everything the service could observe about an answer. */
 export interface Answer {
@@ -17,8 +17,8 @@ export interface Outgoing {
 }
 
 /**
- * Sends one request on its own connection (no shared agent, so concurrent calls really are
- * concurrent) and reads the whole answer.
+ * Sends one request on its own connection (a fresh agent per call, so concurrent calls really
+ * are concurrent) and reads the whole answer.
  *
  * @example
  * ```ts
@@ -83,9 +83,13 @@ export function sendHeadersOnly(url: string, headers: Record<string, string>, de
 }
 
 function exchange(url: string, outgoing: Outgoing, start: (req: ClientRequest) => void, onAnswer?: () => void): Promise<Answer> {
-  return new Promise((resolve, reject) => {
+  // Keep-alive, as the service's client would: with `Connection: close` Node's server closes the
+  // socket right after an early answer (413, 401) and the answer can be lost to the reset that
+  // our still-arriving body causes.
+  const agent = new Agent({ keepAlive: true });
+  return new Promise<Answer>((resolve, reject) => {
     let answered = false;
-    const req = httpRequest(url, { method: outgoing.method ?? 'POST', headers: outgoing.headers, agent: false }, (res) => {
+    const req = httpRequest(url, { method: outgoing.method ?? 'POST', headers: outgoing.headers, agent }, (res) => {
       answered = true;
       onAnswer?.();
       readAnswer(res).then((answer) => {
@@ -99,7 +103,7 @@ function exchange(url: string, outgoing: Outgoing, start: (req: ClientRequest) =
       if (!answered) reject(error);
     });
     start(req);
-  });
+  }).finally(() => agent.destroy());
 }
 
 async function readAnswer(res: IncomingMessage): Promise<Answer> {

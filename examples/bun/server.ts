@@ -1,0 +1,36 @@
+import { createReceiver } from 'webhook-cms-receiver';
+import { webhookHandler } from 'webhook-cms-receiver/fetch';
+
+const token = Bun.env.WEBHOOK_TOKEN;
+if (!token) {
+  console.error('WEBHOOK_TOKEN is not set. Copy the token from Profile Settings → CMS Integration and run: WEBHOOK_TOKEN=... bun run start');
+  process.exit(1);
+}
+
+// One receiver for the life of the process: it holds the dedup memory that makes redeliveries harmless.
+const receiver = createReceiver({ token });
+
+const webhook = webhookHandler(receiver, {
+  'article.sync': ({ article, profile }) => {
+    console.log(`sync ${article.slug} (${article.status})`);
+    // Tell the service where the article now lives; it shows this link in its dashboard.
+    return { publishedUrl: `https://${profile.domain}/blog/${article.slug}` };
+  },
+  'article.trash': ({ article }) => {
+    console.log(`trash ${article.slug}`);
+  },
+  test: () => {
+    console.log('test delivery received: the connection works');
+  },
+});
+
+const server = Bun.serve({
+  // Loopback by default so a starter is never exposed by accident; set HOST=0.0.0.0 to publish it.
+  hostname: Bun.env.HOST ?? '127.0.0.1',
+  port: Number(Bun.env.PORT ?? 3000),
+  fetch(request) {
+    return new URL(request.url).pathname === '/webhook' ? webhook(request) : new Response('Not found', { status: 404 });
+  },
+});
+
+console.log(`Listening on http://${server.hostname}:${server.port}/webhook`);

@@ -1,0 +1,16 @@
+import { startPublisher } from './app.mjs';
+
+const token = process.env.WEBHOOK_TOKEN;
+if (!token) {
+  console.error('WEBHOOK_TOKEN is not set. Copy the token shown in Profile Settings → CMS Integration and start with:\n  WEBHOOK_TOKEN=<your token> npm start');
+  process.exit(1);
+}
+
+const { url } = await startPublisher({
+  token,
+  port: Number(process.env.PORT ?? 3000),
+  host: process.env.HOST ?? '127.0.0.1',
+  contentDir: process.env.CONTENT_DIR ?? './content',
+  publicBaseUrl: process.env.PUBLIC_BASE_URL,
+});
+console.log(`Publishing to ${process.env.CONTENT_DIR ?? './content'}; webhook endpoint: ${url}/webhook`);

@@ -1,0 +1,121 @@
+#!/usr/bin/env node
+// Packaging gate (npm run check:package, after npm run build): what a user installs must
+// lint clean, resolve types for every entry under every moduleResolution, import and
+// require from a real install of the packed tarball, and keep the core small.
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { gzipSync } from 'node:zlib';
+import { checkConsumer } from './check-package-consumer.mjs';
+
+/** Gzipped bytes the core entry (dist/index.js and the chunks it imports) may take. */
+const CORE_GZIP_BUDGET = 12 * 1024;
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const bin = (name) => join(root, 'node_modules', '.bin', name);
+const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
+const failures = [];
+const fail = (message) => {
+  failures.push(message);
+  console.error(`  ✗ ${message}`);
+};
+const ok = (message) => console.log(`  ✓ ${message}`);
+const step = (title) => console.log(`\n${title}`);
+
+/** Runs a tool; returns its output, or records the failure with the output that explains it. */
+function run(label, command, args, options = {}) {
+  try {
+    const out = execFileSync(command, args, { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], ...options });
+    ok(label);
+    return out;
+  } catch (error) {
+    fail(`${label}\n${error.stdout ?? ''}${error.stderr ?? ''}`);
+    return undefined;
+  }
+}
+
+/** The package's entry points, read from its exports map so new entries are checked without editing this script. */
+const entries = Object.keys(pkg.exports)
+  .filter((key) => key !== './package.json')
+  .map((key) => ({ key, specifier: key === '.' ? pkg.name : `${pkg.name}/${key.slice(2)}`, conditions: pkg.exports[key] }));
+
+step(`package.json (${entries.length} entries: ${entries.map((entry) => entry.key).join(', ')})`);
+if (!existsSync(join(root, 'dist'))) {
+  console.error('dist/ is missing: run `npm run build` first.');
+  process.exit(1);
+}
+if (pkg.sideEffects === false) ok('sideEffects: false');
+else fail('package.json needs "sideEffects": false so bundlers can drop unused entries');
+for (const { key, conditions } of entries) {
+  for (const target of [conditions.import?.types, conditions.import?.default, conditions.require?.types, conditions.require?.default]) {
+    if (!target || !existsSync(join(root, target))) fail(`exports["${key}"] needs import/require × types/default files that exist; ${target ?? 'one'} is missing`);
+  }
+  if (key === '.') continue;
+  // moduleResolution "node10" ignores exports; typesVersions is how it finds subpath types.
+  const mapped = pkg.typesVersions?.['*']?.[key.slice(2)]?.[0];
+  if (mapped !== conditions.require?.types) {
+    fail(`typesVersions["*"]["${key.slice(2)}"] must be ["${conditions.require?.types}"] (node10 type resolution); run: npm pkg set 'typesVersions[*][${key.slice(2)}][0]=${conditions.require?.types}'`);
+  }
+}
+for (const [name, file] of Object.entries(typeof pkg.bin === 'string' ? { [pkg.name]: pkg.bin } : (pkg.bin ?? {}))) {
+  const text = existsSync(join(root, file)) ? readFileSync(join(root, file), 'utf8') : '';
+  if (text.startsWith('#!')) ok(`bin ${name} → ${file}`);
+  else fail(`bin ${name} → ${file} is missing or has no #! line`);
+}
+
+step('publint --strict');
+run('publint --strict: no errors or warnings', bin('publint'), ['--strict']);
+
+step('npm pack');
+const work = mkdtempSync(join(tmpdir(), 'check-package-'));
+let tarball;
+try {
+  const packed = JSON.parse(execFileSync('npm', ['pack', '--json', '--pack-destination', work], { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] }));
+  tarball = join(work, packed[0].filename);
+  const files = packed[0].files.map((file) => file.path);
+  ok(`${packed[0].filename}: ${files.length} files, ${packed[0].size} bytes packed`);
+  const stray = files.filter((file) => /^(src|test|adapters|scripts|examples|bench|coverage|docs)\/|\.tgz$/.test(file));
+  if (stray.length > 0) fail(`the tarball carries files users do not need: ${stray.join(', ')}`);
+
+  step('@arethetypeswrong/cli on the tarball');
+  run('attw: no problems for any entry under node10, node16 (CJS and ESM) and bundler', bin('attw'), [tarball, '--format', 'table-flipped']);
+
+  step('install the tarball into a fresh project; import, require and type-check every entry');
+  checkConsumer({ root, pkg, entries, tarball, dir: join(work, 'consumer'), ok, fail });
+} catch (error) {
+  fail(`npm pack failed: ${error.stderr ?? error}`);
+} finally {
+  rmSync(work, { recursive: true, force: true });
+}
+
+step('size of the core entry');
+reportSizes();
+
+if (failures.length > 0) {
+  console.error(`\ncheck:package: ${failures.length} problem(s)`);
+  process.exit(1);
+}
+console.log('\ncheck:package: all good');
+
+/** Sums an entry's file and every chunk it imports, as a bundler would ship them. */
+function entryBytes(file, seen = new Set()) {
+  if (seen.has(file)) return '';
+  seen.add(file);
+  const text = readFileSync(file, 'utf8');
+  const chunks = [...text.matchAll(/from\s+["'](\.\/[^"']+)["']/g)].map((match) => join(dirname(file), match[1]));
+  return text + chunks.map((chunk) => entryBytes(chunk, seen)).join('');
+}
+
+function reportSizes() {
+  for (const { key, conditions } of entries) {
+    const code = entryBytes(join(root, conditions.import.default));
+    const raw = Buffer.byteLength(code);
+    const gzip = gzipSync(code, { level: 9 }).length;
+    const line = `${key.padEnd(10)} ${conditions.import.default}: ${raw} bytes raw, ${gzip} bytes gzipped (with its chunks)`;
+    if (key !== '.') console.log(`    ${line}`);
+    else if (gzip <= CORE_GZIP_BUDGET) ok(`${line}; budget ${CORE_GZIP_BUDGET} gzipped`);
+    else fail(`${line}: over the ${CORE_GZIP_BUDGET}-byte budget. Keep the core small, or raise CORE_GZIP_BUDGET in scripts/check-package.mjs on purpose.`);
+  }
+}

@@ -1,0 +1,85 @@
+import { deliver, type DeliveryAttempt, type DeliveryResult } from '../testing/deliver.js';
+import { SEND_HELP } from './help.js';
+import { sendPayload, tokenFrom, urlFrom } from './inputs.js';
+import { parseFlags, redacting, wholeNumber, type Io } from './io.js';
+import { EXIT } from './usage-error.js';
+
+const OPTIONS = {
+  url: { type: 'string' },
+  token: { type: 'string' },
+  event: { type: 'string' },
+  file: { type: 'string' },
+  'delivery-id': { type: 'string' },
+  repeat: { type: 'string' },
+  tamper: { type: 'boolean' },
+  stale: { type: 'string' },
+  'wrong-token': { type: 'boolean' },
+  'no-retry': { type: 'boolean' },
+  help: { type: 'boolean', short: 'h' },
+} as const;
+
+type Flags = ReturnType<typeof parseFlags<typeof OPTIONS>>;
+
+/** `send`: delivers like the service, printing each attempt as it happens. Resolves to the exit code. */
+export async function sendCommand(args: string[], io: Io): Promise<number> {
+  const flags = parseFlags(args, OPTIONS);
+  if (flags.help) {
+    io.stdout(SEND_HELP);
+    return EXIT.delivered;
+  }
+  const token = tokenFrom(flags.token, io.env);
+  const out = redacting(io, token);
+  const url = urlFrom(flags.url);
+  const { payload, event } = sendPayload(flags.event, flags.file);
+  const repeat = wholeNumber(flags.repeat, '--repeat', 1) ?? 1;
+  const staleBy = wholeNumber(flags.stale, '--stale', 0);
+  const deliveryId = flags['delivery-id'] ?? globalThis.crypto.randomUUID();
+  out.stdout(`POST ${url}\n  event ${event}, delivery ${deliveryId}, Authorization: Bearer ***\n`);
+  let code: number = EXIT.delivered;
+  for (let copy = 1; copy <= repeat; copy++) {
+    if (repeat > 1) out.stdout(`copy ${copy} of ${repeat}\n`);
+    const result = await deliver(url, {
+      token,
+      payload,
+      deliveryId,
+      tamper: flags.tamper,
+      wrongToken: flags['wrong-token'],
+      staleBy,
+      maxAttempts: flags['no-retry'] ? 1 : undefined,
+      onAttempt: (attempt) => out.stdout(attemptLine(attempt)),
+    });
+    out.stdout(outcomeLine(result, flags));
+    if (result.outcome !== 'delivered') code = EXIT.failed;
+  }
+  return code;
+}
+
+function attemptLine(attempt: DeliveryAttempt): string {
+  const answer = attempt.status === null ? `no answer after ${attempt.elapsedMs} ms: ${attempt.error}` : `${attempt.status} in ${attempt.elapsedMs} ms  ${shortBody(attempt.body)}`;
+  const next = attempt.retryInMs === null ? '' : `  (retrying in ${attempt.retryInMs / 1000} s)`;
+  return `  attempt ${attempt.number}: ${answer}${next}\n`;
+}
+
+function shortBody(body: unknown): string {
+  const text = typeof body === 'string' ? body : JSON.stringify(body);
+  return text.length > 300 ? `${text.slice(0, 300)}…` : text;
+}
+
+function outcomeLine(result: DeliveryResult, flags: Flags): string {
+  const last = result.attempts[result.attempts.length - 1]!;
+  if (result.outcome === 'delivered') {
+    const duplicate = (last.body as { duplicate?: unknown } | null)?.duplicate === true ? ' (a duplicate: the endpoint had already handled this delivery id)' : '';
+    const url = result.publishedUrl ? `, published_url ${result.publishedUrl}` : '';
+    return `delivered${url}${duplicate}\n`;
+  }
+  if (result.outcome === 'refused') return `refused with ${last.status}; the service never retries 401 or 403. ${refusalHint(last.status!, flags)}\n`;
+  return `gave up after ${result.attempts.length} attempt(s); the service would now leave the delivery to its scheduler and, after repeated failures, mark the article's sync as error.\n`;
+}
+
+function refusalHint(status: number, flags: Flags): string {
+  if (status === 401 && flags['wrong-token']) return 'As expected: the token was wrong.';
+  if (status === 403 && flags.tamper) return 'As expected: the body was tampered with.';
+  if (status === 403 && flags.stale !== undefined) return 'As expected if the timestamp is 300 s old or more.';
+  if (status === 401) return 'Check that the endpoint uses the same token (its WEBHOOK_TOKEN).';
+  return 'Check the endpoint\'s clock (Request expired) and that it verifies the raw body bytes (Invalid signature).';
+}

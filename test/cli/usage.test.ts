@@ -1,0 +1,50 @@
+import { describe, expect, it } from 'vitest';
+import { runCli } from './run-cli.js';
+
+const token = 'cli-usage-token-77b1';
+const env = { WEBHOOK_TOKEN: token };
+
+describe('webhook-cms-receiver usage errors: exit 2 and a message naming the fix', () => {
+  it('names WEBHOOK_TOKEN and --token when no token is given', async () => {
+    const run = await runCli(['send', '--url', 'http://127.0.0.1:3000/webhook', '--event', 'test']);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain('missing token: set WEBHOOK_TOKEN (or pass --token TOKEN)');
+    expect(run.stderr).toContain('webhook-cms-receiver send --help');
+    expect(run.stdout).toBe('');
+  });
+
+  it('lists the known events for an unknown one', async () => {
+    const run = await runCli(['send', '--url', 'http://127.0.0.1:3000/webhook', '--event', 'article.publish'], { env, secret: token });
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain('unknown event "article.publish": use one of article.sync, article.trash, test.');
+  });
+
+  it('shows what a URL looks like for an invalid --url', async () => {
+    const run = await runCli(['send', '--url', 'localhost:3000', '--event', 'test'], { env, secret: token });
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain('invalid --url "localhost:3000": give the full address with http:// or https://');
+  });
+
+  it('names the file it cannot read', async () => {
+    const run = await runCli(['send', '--url', 'http://127.0.0.1:3000/webhook', '--event', 'article.sync', '--file', 'no/such/article.json'], { env, secret: token });
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain('cannot read --file no/such/article.json (ENOENT): check the path');
+  });
+
+  it('rejects an unknown option and an unknown command', async () => {
+    const option = await runCli(['send', '--colour'], { env, secret: token });
+    expect([option.code, option.stderr]).toEqual([2, expect.stringContaining("Unknown option '--colour'")]);
+    const command = await runCli(['deliver'], { env, secret: token });
+    expect([command.code, command.stderr]).toEqual([2, expect.stringContaining('unknown command "deliver": use send or sign.')]);
+  });
+
+  it('prints the top-level help with --help (exit 0), and to stderr with no command (exit 2)', async () => {
+    const help = await runCli(['--help']);
+    expect(help.code).toBe(0);
+    expect(help.stdout).toContain('webhook-cms-receiver send --url URL --event EVENT');
+    expect(help.stdout).toContain('Exit codes: 0 delivered, 1 refused or gave up, 2 usage error.');
+    const bare = await runCli([]);
+    expect(bare.code).toBe(2);
+    expect(bare.stderr).toContain('webhook-cms-receiver <command> --help');
+  });
+});

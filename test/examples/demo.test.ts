@@ -1,0 +1,23 @@
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { runScript } from '../helpers/spawn-example.js';
+
+const root = fileURLToPath(new URL('../..', import.meta.url));
+const TOKEN = 'demo-test-token-3b9f0c7e51a2';
+
+describe('npm run demo', () => {
+  it('plays the scripted session, every step gets its expected answer, exits 0 and never prints the token', async () => {
+    const { code, output } = await runScript(root, 'scripts/demo.mjs', { WEBHOOK_TOKEN: TOKEN });
+    expect(output).not.toContain(TOKEN);
+    expect(output).not.toMatch(/sha256=[0-9a-f]{64}/i);
+    expect(code, output).toBe(0);
+    const rows = output.split('\n').filter((line) => /^\d+\s/.test(line));
+    expect(rows).toHaveLength(7);
+    expect(rows.every((row) => row.endsWith('✓'))).toBe(true);
+    expect(rows.map((row) => row.split(/\s{2,}/)[3])).toEqual(['200', '200', '200', '403', '403', '401', '200']);
+    expect(output).toContain('"duplicate":true');
+    expect(output).toMatch(/step 2 wrote {3}hello-webhooks\.html, hello-webhooks\.md/);
+    expect(output).toMatch(/step 7 removed hello-webhooks\.html, hello-webhooks\.md/);
+    // Generous: on a checkout whose dist/ is older than src/ the demo builds first.
+  }, 60_000);
+});

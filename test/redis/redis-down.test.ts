@@ -1,0 +1,88 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
+import { createServer } from 'node:net';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { Redis } from 'ioredis';
+import { createClient } from 'redis';
+import { afterEach, expect, it } from 'vitest';
+import { createReceiver } from 'webhook-cms-receiver';
+import { redisDedupStore, type RedisClientLike } from 'webhook-cms-receiver/redis';
+import { articleSyncPayload, signDelivery } from 'webhook-cms-receiver/testing';
+import { describeWithRedis } from './redis-clients.js';
+
+const token = 'redis-down-token';
+const children: ChildProcess[] = [];
+const closers: (() => unknown)[] = [];
+afterEach(async () => {
+  for (const close of closers.splice(0)) await Promise.resolve(close()).catch(() => {});
+  for (const child of children.splice(0)) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+});
+
+const freePort = async () => {
+  const server = createServer().listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  const { port } = server.address() as { port: number };
+  server.close();
+  return port;
+};
+
+/** A private redis-server (the binary CI installs), so this test can stop and restart it. */
+async function startRedis(port: number): Promise<ChildProcess> {
+  const dir = mkdtempSync(`${tmpdir()}/wcr-redis-down-`);
+  const child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir], { stdio: ['ignore', 'pipe', 'inherit'] });
+  children.push(child);
+  let log = '';
+  await new Promise<void>((resolve, reject) => {
+    // Keeps reading after ready, so redis-server never writes to a closed pipe.
+    child.stdout!.on('data', (chunk: Buffer) => {
+      log += String(chunk);
+      if (log.includes('Ready to accept connections')) resolve();
+    });
+    child.once('exit', () => reject(new Error(`redis-server exited before it was ready:\n${log}`)));
+    child.once('error', (error) => reject(new Error(`cannot start redis-server (${error.message}); install it (apt-get install redis-server), as .ci/run does`)));
+  });
+  return child;
+}
+
+/** The client settings the README recommends: fail at once while disconnected, reconnect in the background. */
+const clients = {
+  redis: async (url: string) => {
+    const client = createClient({ url, disableOfflineQueue: true, socket: { reconnectStrategy: () => 100 } });
+    client.on('error', () => {});
+    await client.connect();
+    closers.push(() => client.destroy());
+    return client as RedisClientLike;
+  },
+  ioredis: async (url: string) => {
+    const client = new Redis(url, { enableOfflineQueue: false, maxRetriesPerRequest: 1, retryStrategy: () => 100, lazyConnect: true });
+    client.on('error', () => {});
+    await client.connect();
+    closers.push(() => client.disconnect());
+    return client as RedisClientLike;
+  },
+};
+
+describeWithRedis('the Redis store when Redis goes down and comes back', () => {
+  it.each(Object.keys(clients) as (keyof typeof clients)[])(
+    'with %s: answers 503 without running the handler while Redis is down, then recovers',
+    async (name) => {
+      const port = await freePort();
+      const server = await startRedis(port);
+      const client = await clients[name](`redis://127.0.0.1:${port}`);
+      let runs = 0;
+      const receiver = createReceiver({ token, dedup: redisDedupStore(client), onError: () => {} });
+      const handlers = { 'article.sync': () => void runs++ };
+      const send = () => receiver.handle(signDelivery({ token, payload: articleSyncPayload() }), handlers);
+
+      expect((await send()).status).toBe(200);
+      server.kill('SIGKILL');
+      await once(server, 'exit');
+      expect(await send()).toEqual({ status: 503, body: { error: 'Dedup store unavailable' } });
+      expect(runs).toBe(1);
+
+      await startRedis(port);
+      await expect.poll(async () => (await send()).status, { timeout: 10_000, interval: 100 }).toBe(200);
+    },
+  );
+});

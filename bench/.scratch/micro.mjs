@@ -1,6 +1,6 @@
 import { createHmac, createSecretKey, timingSafeEqual } from 'node:crypto';
 import { isUtf8 } from 'node:buffer';
-import { articleBody, signedDelivery, TOKEN } from '/work/main/bench/lib/deliveries.mjs';
+import { articleBody, signedDelivery, TOKEN } from '../lib/deliveries.mjs';
 const size = +process.argv[2] || 1024;
 const d = signedDelivery(articleBody(size));
 const body = d.body;

@@ -1,5 +1,5 @@
 import { createReceiver } from 'webhook-cms-receiver';
-import { articleBody, signedDelivery, freshDeliveries, TOKEN } from '/work/main/bench/lib/deliveries.mjs';
+import { articleBody, signedDelivery, freshDeliveries, TOKEN } from '../lib/deliveries.mjs';
 const mode = process.argv[2] || 'verify';
 const ours = createReceiver({ token: TOKEN, dedup: mode === 'verify' ? false : undefined });
 const d = signedDelivery(articleBody(1024));

@@ -1,13 +1,13 @@
 import { createReceiver, webCryptoProvider, memoryDedupStore } from 'webhook-cms-receiver';
-import { compare } from '/work/main/bench/lib/measure.mjs';
-import { articleBody, signedDelivery, freshDeliveries, TOKEN } from '/work/main/bench/lib/deliveries.mjs';
-import { limit } from '/work/main/bench/lib/peers.mjs';
+import { compare } from '../lib/measure.mjs';
+import { articleBody, signedDelivery, freshDeliveries, TOKEN } from '../lib/deliveries.mjs';
+import { limit } from '../lib/peers.mjs';
 const ours = createReceiver({ token: TOKEN, dedup: false });
 const size = +process.argv[2] || 1024;
 const d = signedDelivery(articleBody(size));
-let r = await compare([{ name: 'limit', fn: limit }, { name: 'verify', fn: (x) => ours.verify(x), async: true }], { rounds: 15, batchMs: 40, input: () => d });
+let r = await compare([{ name: 'limit', fn: limit }, { name: 'verify', fn: (x) => ours.verify(x), async: true }], { rounds: 31, batchMs: 20, input: () => d });
 console.log('verify', r.map(x => `${x.name}=${x.ratio.toFixed(3)} ${Math.round(x.opsPerSecond)}`).join(' '));
 const h = createReceiver({ token: TOKEN });
 let pool = [];
-r = await compare([{ name: 'limit', fn: (p, i) => limit(p[i]) }, { name: 'handle', fn: async (p, i) => { const a = await h.handle(p[i]); if (a.status !== 200 || a.body.duplicate) throw new Error(JSON.stringify(a)); return a; }, async: true }], { rounds: 15, batchMs: 40, input: (n) => freshDeliveries(size, n) });
+r = await compare([{ name: 'limit', fn: (p, i) => limit(p[i]) }, { name: 'handle', fn: async (p, i) => { const a = await h.handle(p[i]); if (a.status !== 200 || a.body.duplicate) throw new Error(JSON.stringify(a)); return a; }, async: true }], { rounds: 31, batchMs: 20, input: (n) => freshDeliveries(size, n) });
 console.log('handle', r.map(x => `${x.name}=${x.ratio.toFixed(3)} ${Math.round(x.opsPerSecond)}`).join(' '));

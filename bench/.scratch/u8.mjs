@@ -1,5 +1,5 @@
 import { isUtf8, Buffer } from 'node:buffer';
-import { articleBody } from '/work/main/bench/lib/deliveries.mjs';
+import { articleBody } from '../lib/deliveries.mjs';
 for (const size of [1024, 16384, 262144]) {
 const body = Buffer.from(articleBody(size));
 const u8 = new Uint8Array(body);

@@ -18,10 +18,15 @@ export function redacting(io: Io, secret: string | undefined): Io {
   return { env: io.env, stdout: (text) => io.stdout(mask(text)), stderr: (text) => io.stderr(mask(text)) };
 }
 
+type Options = NonNullable<ParseArgsConfig['options']>;
+type StrictConfig<T extends Options> = { args: string[]; options: T; strict: true; allowPositionals: false };
+/** The flags parseArgs found, typed from the option definitions. */
+export type Flags<T extends Options> = ReturnType<typeof parseArgs<StrictConfig<T>>>['values'];
+
 /** node:util parseArgs, strict, with its errors turned into usage errors. */
-export function parseFlags<T extends NonNullable<ParseArgsConfig['options']>>(args: string[], options: T) {
+export function parseFlags<T extends Options>(args: string[], options: T): Flags<T> {
   try {
-    return parseArgs({ args, options, strict: true, allowPositionals: false }).values;
+    return parseArgs<StrictConfig<T>>({ args, options, strict: true, allowPositionals: false }).values;
   } catch (error) {
     throw new UsageError((error as Error).message);
   }

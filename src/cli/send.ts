@@ -1,7 +1,7 @@
 import { deliver, type DeliveryAttempt, type DeliveryResult } from '../testing/deliver.js';
 import { SEND_HELP } from './help.js';
 import { sendPayload, tokenFrom, urlFrom } from './inputs.js';
-import { parseFlags, redacting, wholeNumber, type Io } from './io.js';
+import { parseFlags, redacting, wholeNumber, type Flags, type Io } from './io.js';
 import { EXIT } from './usage-error.js';
 
 const OPTIONS = {
@@ -18,7 +18,7 @@ const OPTIONS = {
   help: { type: 'boolean', short: 'h' },
 } as const;
 
-type Flags = ReturnType<typeof parseFlags<typeof OPTIONS>>;
+type SendFlags = Flags<typeof OPTIONS>;
 
 /** `send`: delivers like the service, printing each attempt as it happens. Resolves to the exit code. */
 export async function sendCommand(args: string[], io: Io): Promise<number> {
@@ -65,7 +65,7 @@ function shortBody(body: unknown): string {
   return text.length > 300 ? `${text.slice(0, 300)}…` : text;
 }
 
-function outcomeLine(result: DeliveryResult, flags: Flags): string {
+function outcomeLine(result: DeliveryResult, flags: SendFlags): string {
   const last = result.attempts[result.attempts.length - 1]!;
   if (result.outcome === 'delivered') {
     const duplicate = (last.body as { duplicate?: unknown } | null)?.duplicate === true ? ' (a duplicate: the endpoint had already handled this delivery id)' : '';
@@ -76,7 +76,7 @@ function outcomeLine(result: DeliveryResult, flags: Flags): string {
   return `gave up after ${result.attempts.length} attempt(s); the service would now leave the delivery to its scheduler and, after repeated failures, mark the article's sync as error.\n`;
 }
 
-function refusalHint(status: number, flags: Flags): string {
+function refusalHint(status: number, flags: SendFlags): string {
   if (status === 401 && flags['wrong-token']) return 'As expected: the token was wrong.';
   if (status === 403 && flags.tamper) return 'As expected: the body was tampered with.';
   if (status === 403 && flags.stale !== undefined) return 'As expected if the timestamp is 300 s old or more.';

@@ -135,13 +135,21 @@ function live(map: OldestFirstMap<Slot>, key: string, at: number): Slot | undefi
 function sweep(map: OldestFirstMap<Slot>, at: number): void {
   for (let i = 0; i < SWEEP_PER_CALL; i++) {
     const key = map.oldestKey();
-    if (key === undefined || expiryOf(map.get(key)!) > at) return;
+    if (key === undefined || expiryOf(map.oldestValue!) > at) return;
     map.delete(key);
   }
 }
 
+let lastSignature: string | undefined;
+let lastKey = '';
+
 // 128 bits of the signature are as collision-proof as a UUID; packed, they cost 9 UTF-16 units.
 // Anything that is not hex (only a hand-made claim) keeps its text, which never starts with `#`.
+// claim and complete pass the same string a moment apart, so the last key is kept for it.
 function keyOfSignature(signature: string): string {
-  return hex128Key(signature) ?? `s:${signature.slice(0, 32)}`;
+  if (signature !== lastSignature) {
+    lastKey = hex128Key(signature) ?? `s:${signature.slice(0, 32)}`;
+    lastSignature = signature;
+  }
+  return lastKey;
 }

@@ -1,59 +1,89 @@
-import type { DedupClaim, DedupStore } from '../dedup/store.js';
+import type { ClaimOutcome, DedupClaim, DedupStore, StoredResponse } from '../dedup/store.js';
 import { WebhookError } from '../errors/webhook-error.js';
 import type { WebhookEvent } from '../events/types.js';
 import { errorAnswer, okResponse, type HandleResult } from './answers.js';
 import { runHandler, type WebhookHandlers } from './handlers.js';
 import { callHook } from './hooks.js';
 import type { ReceiverOptions } from './options.js';
-import type { VerifiedDelivery } from './verify-delivery.js';
+import { acceptedSignature, type VerifiedDelivery } from './verify-delivery.js';
 
 /**
  * Runs the handler for a verified delivery at most once per delivery id and per signature,
- * following the contract's dedup table.
+ * following the contract's dedup table. A store that answers synchronously (the memory
+ * store) is not awaited, so a delivery costs no more promise turns than its handler needs.
  */
-export async function handleVerified(
+export function handleVerified(
   options: ReceiverOptions,
   store: DedupStore | false,
   delivery: VerifiedDelivery,
   handlers: WebhookHandlers | undefined,
-): Promise<HandleResult> {
+): HandleResult | Promise<HandleResult> {
   const { event } = delivery;
   if (!store) return run(options, event, handlers);
-  const claim: DedupClaim = { deliveryId: event.deliveryId, signature: delivery.signature, signatureTtlMs: delivery.signatureTtlMs };
+  const claim: DedupClaim = { deliveryId: event.deliveryId, signature: acceptedSignature(delivery), signatureTtlMs: delivery.signatureTtlMs };
   let outcome;
   try {
-    outcome = await store.claim(claim);
+    outcome = store.claim(claim);
   } catch (cause) {
     return storeFailed(options, event, 'claim', cause);
   }
+  if (!isThenable(outcome)) return afterClaim(options, store, claim, outcome, event, handlers);
+  return outcome.then(
+    (settled) => afterClaim(options, store, claim, settled, event, handlers),
+    (cause: unknown) => storeFailed(options, event, 'claim', cause),
+  );
+}
+
+function afterClaim(
+  options: ReceiverOptions,
+  store: DedupStore,
+  claim: DedupClaim,
+  outcome: ClaimOutcome,
+  event: WebhookEvent,
+  handlers: WebhookHandlers | undefined,
+): HandleResult | Promise<HandleResult> {
   if (outcome.state !== 'claimed') {
     const inProgress = outcome.state === 'in-progress';
     callHook('onDuplicate', options.onDuplicate, { deliveryId: event.deliveryId, matchedBy: outcome.matchedBy, inProgress, event });
     if (outcome.state === 'in-progress') return errorAnswer(new WebhookError('delivery_in_progress', 'another copy of this delivery is being handled'));
     return { status: 200, body: { ...outcome.response, duplicate: true } };
   }
-  const answer = await run(options, event, handlers);
-  try {
-    if (answer.status === 200) await store.complete(claim, outcome.lease, answer.body as ReturnType<typeof okResponse>);
-    else await store.release(claim, outcome.lease);
-  } catch (cause) {
-    // The handler's work is done; the lease runs out on its own, so only telling the user is left.
-    callHook('onError', options.onError, new Error(`the dedup store failed to record the delivery: ${String(cause)}`, { cause }), event);
-  }
-  return answer;
+  const { lease } = outcome;
+  return run(options, event, handlers).then((answer) => record(options, store, claim, lease, answer, event));
 }
 
-async function run(options: ReceiverOptions, event: WebhookEvent, handlers: WebhookHandlers | undefined): Promise<HandleResult> {
+/** Marks the delivery done after success, frees it after failure; the answer stays the handler's. */
+function record(options: ReceiverOptions, store: DedupStore, claim: DedupClaim, lease: string, answer: HandleResult, event: WebhookEvent): HandleResult | Promise<HandleResult> {
+  // The handler's work is done; the lease runs out on its own, so only telling the user is left.
+  const failed = (cause: unknown): HandleResult => {
+    callHook('onError', options.onError, new Error(`the dedup store failed to record the delivery: ${String(cause)}`, { cause }), event);
+    return answer;
+  };
+  let recorded;
   try {
-    return { status: 200, body: okResponse(await runHandler(handlers, event)) };
-  } catch (error) {
-    callHook('onError', options.onError, error, event);
-    return errorAnswer(new WebhookError('handler_failed', `the ${event.name} handler threw`, { cause: error }));
+    recorded = answer.status === 200 ? store.complete(claim, lease, answer.body as StoredResponse) : store.release(claim, lease);
+  } catch (cause) {
+    return failed(cause);
   }
+  return isThenable(recorded) ? recorded.then(() => answer, failed) : answer;
+}
+
+function run(options: ReceiverOptions, event: WebhookEvent, handlers: WebhookHandlers | undefined): Promise<HandleResult> {
+  return runHandler(handlers, event).then(
+    (publishedUrl): HandleResult => ({ status: 200, body: okResponse(publishedUrl) }),
+    (error: unknown) => {
+      callHook('onError', options.onError, error, event);
+      return errorAnswer(new WebhookError('handler_failed', `the ${event.name} handler threw`, { cause: error }));
+    },
+  );
 }
 
 function storeFailed(options: ReceiverOptions, event: WebhookEvent, step: string, cause: unknown): HandleResult {
   const error = new WebhookError('dedup_unavailable', `the dedup store failed to ${step}: ${String(cause)}`, { cause });
   callHook('onError', options.onError, error, event);
   return errorAnswer(error);
+}
+
+function isThenable<T>(value: T | PromiseLike<T>): value is PromiseLike<T> {
+  return typeof (value as { then?: unknown } | undefined)?.then === 'function';
 }

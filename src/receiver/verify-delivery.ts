@@ -5,7 +5,7 @@ import { WebhookError } from '../errors/webhook-error.js';
 import { parseEvent } from '../events/parse-event.js';
 import type { WebhookEvent } from '../events/types.js';
 import { bodyBytes, type BodyInput } from '../http/body.js';
-import { headerLookup, type HeadersInput } from '../http/headers.js';
+import { headerLookup, type HeaderLookup, type HeadersInput } from '../http/headers.js';
 
 /** A delivery as received: headers and the raw body. */
 export interface DeliveryInput {
@@ -30,8 +30,8 @@ export interface VerifyConfig {
 /** A delivery that passed every check, with what dedup needs to remember it. */
 export interface VerifiedDelivery {
   event: WebhookEvent;
-  /** The accepted signature, lower-case hex. */
-  signature: string;
+  /** The `X-Service-Signature` header that matched: `sha256=` and 64 hex digits of either case. */
+  signatureHeader: string;
   /** Milliseconds until the signature's timestamp leaves the tolerance window. */
   signatureTtlMs: number;
 }
@@ -53,16 +53,24 @@ export function verifyDelivery(config: VerifyConfig, input: DeliveryInput): Veri
   const timestamp = headers('x-service-timestamp');
   const nowMs = config.now();
   const ttlMs = checkTimestamp(timestamp, nowMs, config.toleranceSeconds);
-  const signatureText = headers('x-service-signature');
-  const expected = parseSignature(signatureText);
+  const signatureHeader = headers('x-service-signature');
+  const expected = parseSignature(signatureHeader);
   const valid = config.tokens[tokenIndex]!.hmac.verify(`${timestamp}.`, bytes, expected);
-  const finish = (ok: boolean): VerifiedDelivery => {
-    if (!ok) throw new WebhookError('invalid_signature', 'X-Service-Signature does not match: the body was changed before verify (re-serialised, decoded or trimmed), or it was signed with another token.');
-    const deliveryId = headers('x-service-delivery-id') || null;
-    const event = parseEvent(parseJson(bytes), { deliveryId, tokenIndex });
-    return { event, signature: signatureText!.slice(SIGNATURE_PREFIX.length).toLowerCase(), signatureTtlMs: ttlMs };
-  };
-  return typeof valid === 'boolean' ? finish(valid) : valid.then(finish);
+  if (typeof valid === 'boolean') return finish(valid, headers, bytes, tokenIndex, signatureHeader!, ttlMs);
+  return valid.then((ok) => finish(ok, headers, bytes, tokenIndex, signatureHeader!, ttlMs));
+}
+
+/** Check 5's verdict, then checks 6 and 7. */
+function finish(valid: boolean, headers: HeaderLookup, bytes: Uint8Array, tokenIndex: number, signatureHeader: string, signatureTtlMs: number): VerifiedDelivery {
+  if (!valid) throw new WebhookError('invalid_signature', 'X-Service-Signature does not match: the body was changed before verify (re-serialised, decoded or trimmed), or it was signed with another token.');
+  const deliveryId = headers('x-service-delivery-id') || null;
+  const event = parseEvent(parseJson(bytes), { deliveryId, tokenIndex });
+  return { event, signatureHeader, signatureTtlMs };
+}
+
+/** The accepted signature as dedup stores key it: lower-case hex, without the `sha256=` prefix. */
+export function acceptedSignature(delivery: VerifiedDelivery): string {
+  return delivery.signatureHeader.slice(SIGNATURE_PREFIX.length).toLowerCase();
 }
 
 /** Check 2. Compares against every token, without stopping at the first match, so timing tells nothing. */
@@ -99,7 +107,7 @@ function checkTimestamp(text: string | undefined, nowMs: number, toleranceSecond
 
 /** Check 5's format half: the comparison itself is the provider's. */
 function parseSignature(text: string | undefined): Uint8Array {
-  const bytes = text?.startsWith(SIGNATURE_PREFIX) ? decodeSha256Hex(text.slice(SIGNATURE_PREFIX.length)) : undefined;
+  const bytes = text?.startsWith(SIGNATURE_PREFIX) ? decodeSha256Hex(text, SIGNATURE_PREFIX.length) : undefined;
   if (!bytes) {
     throw new WebhookError('invalid_signature', text === undefined ? 'X-Service-Signature is missing' : 'X-Service-Signature is not "sha256=" followed by 64 hex digits');
   }

@@ -17,7 +17,6 @@ export interface ExpressRequest extends AsyncIterable<Uint8Array> {
   body?: unknown;
   rawBody?: unknown;
   readableEnded?: boolean;
-  iterator?(options: { destroyOnReturn: boolean }): AsyncIterable<Uint8Array>;
   resume?(): unknown;
   webhookEvent?: WebhookEvent;
 }
@@ -74,9 +73,7 @@ function bodyOf(req: ExpressRequest): RequestBody {
   if (req.body instanceof Uint8Array || typeof req.body === 'string') return req.body;
   // A parser consumed the stream and left only its parsed value behind.
   if (req.readableEnded) return { alreadyParsed: 'a body parser such as express.json()' };
-  // Leaving a Node stream's default iterator early destroys the request mid-body; Node's parser
-  // can then fail on the bytes still arriving and reset the socket before the 413 is out.
-  return req.iterator?.({ destroyOnReturn: false }) ?? req;
+  return req;
 }
 
 function send(req: ExpressRequest, res: ExpressResponse, answer: HttpAnswer): void {

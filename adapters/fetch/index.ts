@@ -45,7 +45,7 @@ function fromFetch(request: Request): AdapterRequest {
   return {
     method: request.method,
     headers: request.headers,
-    body: () => (request.bodyUsed ? { alreadyParsed: 'request.json() or request.text()' } : (request.body ?? new Uint8Array(0))),
+    body: () => (request.bodyUsed ? { alreadyParsed: 'request.json() or request.text()' } : request),
   };
 }
 

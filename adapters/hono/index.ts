@@ -49,7 +49,7 @@ function fromHono(c: Context): AdapterRequest {
 }
 
 async function bodyOf(c: Context): Promise<RequestBody> {
-  if (!c.req.raw.bodyUsed) return c.req.raw.body ?? new Uint8Array(0);
+  if (!c.req.raw.bodyUsed) return c.req.raw;
   // Hono keeps what an earlier middleware read; only the raw bytes are of use here.
   const cached = (c.req as unknown as { bodyCache: { arrayBuffer?: Promise<ArrayBuffer> } }).bodyCache.arrayBuffer;
   return cached ? new Uint8Array(await cached) : { alreadyParsed: 'c.req.json() or c.req.text() in an earlier middleware' };

@@ -13,18 +13,20 @@ export function constantTimeEqual(a: Uint8Array, b: Uint8Array): boolean {
 }
 
 /**
- * {@link constantTimeEqual} for a header value against UTF-8 bytes, without encoding the text
- * first (encoding costs more than the comparison). Answers undefined when `text` is not ASCII,
- * the only case where a char code and its UTF-8 byte are the same; the caller then encodes.
- * Whether the text is ASCII is the sender's own business, so that branch leaks no secret.
+ * {@link constantTimeEqual} for the part of a header value from `start` on against UTF-8
+ * bytes, without slicing or encoding the text first (both cost more than the comparison).
+ * Answers undefined when that text is not ASCII, the only case where a char code and its
+ * UTF-8 byte are the same; the caller then encodes. Whether the text is ASCII is the
+ * sender's own business, so that branch leaks no secret.
  */
-export function constantTimeEqualAscii(text: string, bytes: Uint8Array): boolean | undefined {
-  const length = Math.max(text.length, bytes.length);
-  let difference = text.length ^ bytes.length;
+export function constantTimeEqualAscii(text: string, start: number, bytes: Uint8Array): boolean | undefined {
+  const textLength = text.length - start;
+  const length = Math.max(textLength, bytes.length);
+  let difference = textLength ^ bytes.length;
   let seen = 0;
   for (let i = 0; i < length; i++) {
     // Past the end charCodeAt gives NaN and the array undefined; `| 0` makes both 0.
-    const code = text.charCodeAt(i) | 0;
+    const code = text.charCodeAt(start + i) | 0;
     seen |= code;
     difference |= code ^ (bytes[i]! | 0);
   }

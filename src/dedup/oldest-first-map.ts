@@ -1,5 +1,5 @@
 /**
- * A Map that finds its oldest key in constant time. A Map keeps insertion order, but each
+ * A Map that finds its oldest key in amortised constant time. A Map keeps insertion order, but each
  * delete leaves a hole at the front that every new iterator walks again until V8 rebuilds
  * the table: a store that evicts or sweeps from the front through fresh iterators spends
  * most of its time there. This one keeps one cursor that never walks a hole twice, and
@@ -11,7 +11,7 @@
  */
 export class OldestFirstMap<V> {
   private readonly map = new Map<string, V>();
-  private cursor: Iterator<string> | undefined;
+  private cursor: Iterator<[string, V]> | undefined;
   /** The oldest key and its value; both undefined once that key is gone, until the cursor moves on. */
   private frontKey: string | undefined;
   private frontValue: V | undefined;
@@ -45,16 +45,16 @@ export class OldestFirstMap<V> {
   /** The oldest key, or undefined when the map is empty. Its value is then {@link oldestValue}. */
   oldestKey(): string | undefined {
     if (this.frontValue !== undefined) return this.frontKey;
-    this.cursor ??= this.map.keys();
+    // Entries, not keys: the value comes along without a second lookup in a large table.
+    this.cursor ??= this.map.entries();
     const next = this.cursor.next();
     if (next.done) {
       // A finished iterator never sees later keys, so the next call starts a new one.
       this.cursor = this.frontKey = undefined;
       return undefined;
     }
-    this.frontKey = next.value;
-    this.frontValue = this.map.get(next.value);
-    return next.value;
+    [this.frontKey, this.frontValue] = next.value;
+    return this.frontKey;
   }
 
   /** The value of the key {@link oldestKey} last returned. */

@@ -28,14 +28,14 @@ export function parseEvent(json: unknown, context: DeliveryContext): WebhookEven
     if (context.deliveryId === null) {
       throw new WebhookError('missing_delivery_id', `${type} needs X-Service-Delivery-Id to be deduplicated`);
     }
-    return { type, name: type, ...base(envelope, context), article: envelope.article, profile: envelope.profile } as WebhookEvent;
+    return articleEvent(type, envelope, context) as WebhookEvent;
   }
   if (type === 'test') {
     // Absent counts as null: the service documents both as null and nothing depends on them.
     if (envelope.article != null || envelope.profile != null) throw invalid('test events carry null article and profile');
-    return { type, name: type, ...base(envelope, context) } as WebhookEvent;
+    return plainEvent(type, type, envelope, context) as WebhookEvent;
   }
-  return { type: 'unknown', name: type, ...base(envelope, context) } as WebhookEvent;
+  return plainEvent('unknown', type, envelope, context) as WebhookEvent;
 }
 
 function checkEnvelope(json: unknown): Envelope {
@@ -47,8 +47,14 @@ function checkEnvelope(json: unknown): Envelope {
   return json as Envelope;
 }
 
-function base(envelope: Envelope, context: DeliveryContext) {
-  return { deliveryId: context.deliveryId, timestamp: envelope.timestamp, payload: envelope, tokenIndex: context.tokenIndex };
+// Object literals, not spreads: this runs for every delivery.
+function articleEvent(type: string, envelope: Envelope, context: DeliveryContext) {
+  const { deliveryId, tokenIndex } = context;
+  return { type, name: type, deliveryId, timestamp: envelope.timestamp, payload: envelope, tokenIndex, article: envelope.article, profile: envelope.profile };
+}
+
+function plainEvent(type: string, name: string, envelope: Envelope, context: DeliveryContext) {
+  return { type, name, deliveryId: context.deliveryId, timestamp: envelope.timestamp, payload: envelope, tokenIndex: context.tokenIndex };
 }
 
 function invalid(reason: string): WebhookError {

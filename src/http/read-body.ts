@@ -1,27 +1,125 @@
 /** A body the adapter has not read yet: a Node request (async iterable) or a Fetch stream. */
 export type BodyStream = AsyncIterable<Uint8Array | string> | ReadableStream<Uint8Array>;
 
+/** A Fetch `Request` (or anything with its body methods), unread. */
+export interface FetchBody {
+  arrayBuffer(): Promise<ArrayBuffer>;
+  readonly body: ReadableStream<Uint8Array> | null;
+}
+
+/**
+ * Reads a Fetch request's body. With a `Content-Length` already checked against the limit,
+ * HTTP framing bounds the body, so `arrayBuffer()` reads it in one step: on Node servers
+ * that bridge to Fetch (such as `@hono/node-server`) it skips building a web stream over
+ * the socket, which costs more than the rest of a small delivery. Without one, the stream
+ * is read chunk by chunk and abandoned past the limit.
+ */
+export async function readFetchBody(request: FetchBody, contentLength: string | undefined, limit: number): Promise<Uint8Array | undefined> {
+  if (contentLength !== undefined && DIGITS.test(contentLength) && Number(contentLength) <= limit) return new Uint8Array(await request.arrayBuffer());
+  return request.body ? readLimited(request.body, limit) : new Uint8Array(0);
+}
+
+/** True for a Fetch `Request` or look-alike; a Node request or a bare stream has no `arrayBuffer`. */
+export function isFetchBody(body: unknown): body is FetchBody {
+  return typeof (body as Partial<FetchBody> | null)?.arrayBuffer === 'function';
+}
+
+const DIGITS = /^[0-9]+$/;
+
+/** The event side of a Node `Readable` such as `IncomingMessage`, described without Node types. */
+interface EventStream {
+  on(event: string, listener: (value: never) => void): unknown;
+  removeListener(event: string, listener: (value: never) => void): unknown;
+  resume?(): unknown;
+  readableEnded?: boolean;
+  destroyed?: boolean;
+}
+
 /**
  * Reads a stream into one buffer, stopping as soon as it passes `limit`: an oversized body
  * costs at most `limit` bytes of memory. Returns undefined when it was too large.
  */
-export async function readLimited(stream: BodyStream, limit: number): Promise<Uint8Array | undefined> {
-  const chunks: Uint8Array[] = [];
-  let size = 0;
+export function readLimited(stream: BodyStream, limit: number): Promise<Uint8Array | undefined> {
+  if (isEventStream(stream) && !stream.readableEnded && !stream.destroyed) return readEvents(stream, limit);
+  return readIterable(stream, limit);
+}
+
+/**
+ * A Node stream through its events: the async iterator does the same job with several
+ * promises per chunk and a listener set-up that cost more than a small body's HMAC.
+ * Past the limit it stops listening but leaves the stream alive, so the 413 answer can
+ * still be written; what is left flows away unkept (Node's server drains it too).
+ */
+function readEvents(stream: EventStream, limit: number): Promise<Uint8Array | undefined> {
+  return new Promise((resolve, reject) => {
+    const collected = new Chunks();
+    const settle = (): void => {
+      stream.removeListener('data', onData);
+      stream.removeListener('end', onEnd);
+      stream.removeListener('error', onError);
+      stream.removeListener('close', onClose);
+    };
+    const onData = (chunk: Uint8Array | string): void => {
+      if (collected.add(chunk, limit)) return;
+      settle();
+      resolve(undefined);
+    };
+    const onEnd = (): void => {
+      settle();
+      resolve(collected.join());
+    };
+    const onError = (error: unknown): void => {
+      settle();
+      reject(error);
+    };
+    // 'close' before 'end' is a client that went away mid-body.
+    const onClose = (): void => onError(new Error('the request closed before its body ended'));
+    stream.on('data', onData);
+    stream.on('end', onEnd);
+    stream.on('error', onError);
+    stream.on('close', onClose);
+    // A stream someone paused stays paused under a 'data' listener; the iterator would read it.
+    stream.resume?.();
+  });
+}
+
+async function readIterable(stream: BodyStream, limit: number): Promise<Uint8Array | undefined> {
+  const collected = new Chunks();
   for await (const chunk of iterate(stream)) {
+    if (!collected.add(chunk, limit)) return undefined;
+  }
+  return collected.join();
+}
+
+/** Chunks of a body and their total size. */
+class Chunks {
+  private readonly list: Uint8Array[] = [];
+  private size = 0;
+
+  /** Keeps the chunk; false, keeping nothing more, once the total passes `limit`. */
+  add(chunk: Uint8Array | string, limit: number): boolean {
     const bytes = typeof chunk === 'string' ? new TextEncoder().encode(chunk) : chunk;
-    size += bytes.byteLength;
-    if (size > limit) return undefined;
-    chunks.push(bytes);
+    this.size += bytes.byteLength;
+    if (this.size > limit) return false;
+    this.list.push(bytes);
+    return true;
   }
-  if (chunks.length === 1) return chunks[0];
-  const body = new Uint8Array(size);
-  let offset = 0;
-  for (const chunk of chunks) {
-    body.set(chunk, offset);
-    offset += chunk.byteLength;
+
+  join(): Uint8Array {
+    if (this.list.length === 1) return this.list[0]!;
+    const body = new Uint8Array(this.size);
+    let offset = 0;
+    for (const chunk of this.list) {
+      body.set(chunk, offset);
+      offset += chunk.byteLength;
+    }
+    return body;
   }
-  return body;
+}
+
+function isEventStream(stream: BodyStream): stream is BodyStream & EventStream {
+  const candidate = stream as Partial<EventStream>;
+  return typeof candidate.on === 'function' && typeof candidate.removeListener === 'function';
 }
 
 async function* iterate(stream: BodyStream): AsyncIterable<Uint8Array | string> {

@@ -1,16 +1,19 @@
 import { WebhookError } from '../errors/webhook-error.js';
 import type { WebhookEvent } from '../events/types.js';
-import { errorAnswer, type HandleResult } from '../receiver/answers.js';
+import { errorAnswer, okResponse, type HandleResult } from '../receiver/answers.js';
 import type { Receiver } from '../receiver/create-receiver.js';
 import { reject } from '../receiver/hooks.js';
 import { internals } from '../receiver/internals.js';
 import { matchToken } from '../receiver/verify-delivery.js';
 import type { WebhookHandlers } from '../receiver/handlers.js';
 import { headerLookup, type HeadersInput } from './headers.js';
-import { readLimited, type BodyStream } from './read-body.js';
+import { isFetchBody, readFetchBody, readLimited, type BodyStream, type FetchBody } from './read-body.js';
 
-/** A body an adapter can hand over: already read, still a stream, or consumed by a parser. */
-export type RequestBody = Uint8Array | string | BodyStream | { alreadyParsed: string };
+/**
+ * A body an adapter can hand over: already read, still a stream, a whole Fetch `Request`
+ * (read with `arrayBuffer()` when its `Content-Length` allows), or consumed by a parser.
+ */
+export type RequestBody = Uint8Array | string | BodyStream | FetchBody | { alreadyParsed: string };
 
 /**
  * A request as an adapter sees it. The body is a function so that it is only read once the
@@ -93,7 +96,9 @@ async function readRequest(receiver: Receiver, request: AdapterRequest): Promise
   }
   let bytes: Uint8Array | string | undefined;
   try {
-    bytes = typeof body === 'string' || body instanceof Uint8Array ? body : await readLimited(body, config.maxBodyBytes);
+    if (typeof body === 'string' || body instanceof Uint8Array) bytes = body;
+    else if (isFetchBody(body)) bytes = await readFetchBody(body, headers('content-length'), config.maxBodyBytes);
+    else bytes = await readLimited(body, config.maxBodyBytes);
   } catch (cause) {
     return refuse(new WebhookError('invalid_payload', `the body could not be read (did the client disconnect?): ${String(cause)}`, { cause }));
   }
@@ -101,8 +106,13 @@ async function readRequest(receiver: Receiver, request: AdapterRequest): Promise
   return typeof bytes === 'string' ? new TextEncoder().encode(bytes) : bytes;
 }
 
+const PLAIN_OK = okResponse(undefined);
+const PLAIN_OK_TEXT = JSON.stringify(PLAIN_OK);
+
 function toHttp(result: HandleResult): HttpAnswer {
   const headers: Record<string, string> = { 'content-type': 'application/json; charset=utf-8' };
   if (result.status === 405) headers.allow = 'POST';
-  return { ...result, headers, text: JSON.stringify(result.body) };
+  // Most answers are the one shared `{ ok: true }`, whose text never changes.
+  const text = result.body === PLAIN_OK ? PLAIN_OK_TEXT : JSON.stringify(result.body);
+  return { status: result.status, body: result.body, headers, text };
 }

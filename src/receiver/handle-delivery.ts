@@ -2,7 +2,7 @@ import type { ClaimOutcome, DedupClaim, DedupStore, StoredResponse } from '../de
 import { WebhookError } from '../errors/webhook-error.js';
 import type { WebhookEvent } from '../events/types.js';
 import { errorAnswer, okResponse, type HandleResult } from './answers.js';
-import { runHandler, type WebhookHandlers } from './handlers.js';
+import { isThenable, runHandler, type WebhookHandlers } from './handlers.js';
 import { callHook } from './hooks.js';
 import type { ReceiverOptions } from './options.js';
 import { acceptedSignature, type VerifiedDelivery } from './verify-delivery.js';
@@ -49,7 +49,8 @@ function afterClaim(
     return { status: 200, body: { ...outcome.response, duplicate: true } };
   }
   const { lease } = outcome;
-  return run(options, event, handlers).then((answer) => record(options, store, claim, lease, answer, event));
+  const answer = run(options, event, handlers);
+  return isThenable(answer) ? answer.then((settled) => record(options, store, claim, lease, settled, event)) : record(options, store, claim, lease, answer, event);
 }
 
 /** Marks the delivery done after success, frees it after failure; the answer stays the handler's. */
@@ -68,22 +69,24 @@ function record(options: ReceiverOptions, store: DedupStore, claim: DedupClaim, 
   return isThenable(recorded) ? recorded.then(() => answer, failed) : answer;
 }
 
-function run(options: ReceiverOptions, event: WebhookEvent, handlers: WebhookHandlers | undefined): Promise<HandleResult> {
-  return runHandler(handlers, event).then(
-    (publishedUrl): HandleResult => ({ status: 200, body: okResponse(publishedUrl) }),
-    (error: unknown) => {
-      callHook('onError', options.onError, error, event);
-      return errorAnswer(new WebhookError('handler_failed', `the ${event.name} handler threw`, { cause: error }));
-    },
-  );
+/** The handler's answer, synchronous when the handler is. */
+function run(options: ReceiverOptions, event: WebhookEvent, handlers: WebhookHandlers | undefined): HandleResult | Promise<HandleResult> {
+  const succeeded = (publishedUrl: string | undefined): HandleResult => ({ status: 200, body: okResponse(publishedUrl) });
+  const failed = (error: unknown): HandleResult => {
+    callHook('onError', options.onError, error, event);
+    return errorAnswer(new WebhookError('handler_failed', `the ${event.name} handler threw`, { cause: error }));
+  };
+  let url;
+  try {
+    url = runHandler(handlers, event);
+  } catch (error) {
+    return failed(error);
+  }
+  return isThenable(url) ? Promise.resolve(url).then(succeeded, failed) : succeeded(url);
 }
 
 function storeFailed(options: ReceiverOptions, event: WebhookEvent, step: string, cause: unknown): HandleResult {
   const error = new WebhookError('dedup_unavailable', `the dedup store failed to ${step}: ${String(cause)}`, { cause });
   callHook('onError', options.onError, error, event);
   return errorAnswer(error);
-}
-
-function isThenable<T>(value: T | PromiseLike<T>): value is PromiseLike<T> {
-  return typeof (value as { then?: unknown } | undefined)?.then === 'function';
 }

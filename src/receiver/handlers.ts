@@ -28,11 +28,23 @@ export interface WebhookHandlers {
   unknown?: Handler<UnknownEvent>;
 }
 
-/** Runs the handler for the event and returns the `published_url` it reported, if any. */
-export async function runHandler(handlers: WebhookHandlers | undefined, event: WebhookEvent): Promise<string | undefined> {
+/**
+ * Runs the handler for the event and gives the `published_url` it reported, if any. A
+ * synchronous handler gets a synchronous answer, so the common path needs no promise turn.
+ * Throws (or rejects) when the handler does.
+ */
+export function runHandler(handlers: WebhookHandlers | undefined, event: WebhookEvent): string | undefined | Promise<string | undefined> {
   const handler = handlers?.[event.type] as Handler<WebhookEvent> | undefined;
   if (typeof handler !== 'function') return undefined;
-  const result = await handler(event);
+  const result = handler(event);
+  return isThenable(result) ? Promise.resolve(result).then(urlOf) : urlOf(result);
+}
+
+function urlOf(result: HandlerResult): string | undefined {
   const url = typeof result === 'object' && result !== null ? result.publishedUrl : undefined;
   return typeof url === 'string' ? url : undefined;
+}
+
+export function isThenable<T>(value: T | PromiseLike<T>): value is PromiseLike<T> {
+  return typeof (value as { then?: unknown } | null | undefined)?.then === 'function';
 }

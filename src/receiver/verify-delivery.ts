@@ -5,6 +5,7 @@ import { WebhookError } from '../errors/webhook-error.js';
 import { parseEvent } from '../events/parse-event.js';
 import type { WebhookEvent } from '../events/types.js';
 import { bodyBytes, type BodyInput } from '../http/body.js';
+import { decodeUtf8 } from '../http/utf8.js';
 import { headerLookup, type HeaderLookup, type HeadersInput } from '../http/headers.js';
 
 /** A delivery as received: headers and the raw body. */
@@ -37,7 +38,6 @@ export interface VerifiedDelivery {
 }
 
 const encoder = new TextEncoder();
-const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 const DIGITS = /^[0-9]+$/;
 const SIGNATURE_PREFIX = 'sha256=';
 
@@ -75,20 +75,30 @@ export function acceptedSignature(delivery: VerifiedDelivery): string {
 
 /** Check 2. Compares against every token, without stopping at the first match, so timing tells nothing. */
 export function matchToken(tokens: readonly TokenKey[], authorization: string | undefined): number {
-  const space = authorization?.indexOf(' ') ?? -1;
-  if (!authorization || space < 0 || authorization.slice(0, space).toLowerCase() !== 'bearer') {
+  const space = authorization === undefined ? -1 : authorization.indexOf(' ');
+  if (!authorization || !isBearer(authorization, space)) {
     throw new WebhookError('invalid_token', authorization ? 'Authorization is not "Bearer <token>"' : 'Authorization header is missing');
   }
-  const candidate = authorization.slice(space + 1).replace(/^ +/, '');
+  let start = space + 1;
+  while (authorization.charCodeAt(start) === 0x20) start++;
   let encoded: Uint8Array | undefined;
   let index = -1;
   for (let i = 0; i < tokens.length; i++) {
     const bytes = tokens[i]!.bytes;
-    const equal = constantTimeEqualAscii(candidate, bytes) ?? constantTimeEqual((encoded ??= encoder.encode(candidate)), bytes);
+    const equal = constantTimeEqualAscii(authorization, start, bytes) ?? constantTimeEqual((encoded ??= encoder.encode(authorization.slice(start))), bytes);
     index = equal && index < 0 ? i : index;
   }
   if (index < 0) throw new WebhookError('invalid_token', 'the Bearer token matches none of the configured tokens; was it regenerated in Profile Settings → CMS Integration?');
   return index;
+}
+
+/** True when the text before the first space is `bearer` in any case, compared without a copy. */
+function isBearer(authorization: string, space: number): boolean {
+  if (space !== 6) return false;
+  let difference = 0;
+  // OR-ing 0x20 lower-cases an ASCII letter and maps no other character onto one.
+  for (let i = 0; i < 6; i++) difference |= (authorization.charCodeAt(i) | 0x20) ^ 'bearer'.charCodeAt(i);
+  return difference === 0;
 }
 
 /** Checks 3 and 4; returns how long the signature stays inside the window. */
@@ -116,12 +126,8 @@ function parseSignature(text: string | undefined): Uint8Array {
 
 /** Check 6's syntax half: strict UTF-8, then JSON. A byte-order mark is refused, as JSON.parse refuses it. */
 function parseJson(bytes: Uint8Array): unknown {
-  let text: string;
-  try {
-    text = utf8.decode(bytes);
-  } catch {
-    throw new WebhookError('invalid_payload', 'the body is not valid UTF-8');
-  }
+  const text = decodeUtf8(bytes);
+  if (text === undefined) throw new WebhookError('invalid_payload', 'the body is not valid UTF-8');
   try {
     return JSON.parse(text);
   } catch {

@@ -1,0 +1,42 @@
+// Markdown tables of the ratios, the PASS/FAIL verdicts and the machine line.
+
+import { cpus } from 'node:os';
+
+export function machineLine() {
+  const cpu = cpus()[0]?.model?.trim() || 'unknown CPU';
+  return `${cpu}, ${cpus().length} cores, Node ${process.version}, ${process.platform}/${process.arch}`;
+}
+
+const x = (ratio) => `${ratio.toFixed(2)}×`;
+const rate = (ops) => (ops >= 100 ? Math.round(ops).toLocaleString('en-US') : ops.toFixed(1));
+
+export function table(header, rows) {
+  const lines = [`| ${header.join(' | ')} |`, `|${header.map((_, i) => (i === 0 ? '---' : '---:')).join('|')}|`];
+  for (const row of rows) lines.push(`| ${row.join(' | ')} |`);
+  return lines.join('\n');
+}
+
+/** One row per body size; each cell is a contender's median ratio to the first contender. */
+export function ratioTable(rows) {
+  const names = rows[0].results.map((r) => r.name);
+  return table(
+    ['body', ...names.map((name, i) => (i === 0 ? `${name} (ops/s)` : `${name}`))],
+    rows.map(({ label, results }) => [label, ...results.map((r, i) => (i === 0 ? `1.00× (${rate(r.opsPerSecond)})` : `${x(r.ratio)} (${rate(r.opsPerSecond)})`))]),
+  );
+}
+
+export function httpTable(rows) {
+  return table(
+    ['framework', 'body', 'bare route (req/s)', 'adapter (req/s)', 'adapter ÷ bare'],
+    rows.map((r) => [r.framework, r.label, rate(r.bare), rate(r.ours), x(r.ratio)]),
+  );
+}
+
+export function verdictTable(verdicts) {
+  return table(
+    ['target', 'measured', 'result'],
+    verdicts.map((v) => [v.target, v.measured, v.pass ? 'PASS' : 'FAIL']),
+  );
+}
+
+export { x as formatRatio };

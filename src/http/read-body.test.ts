@@ -1,0 +1,61 @@
+import { request as httpRequest, createServer, type IncomingMessage, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterEach, describe, expect, it } from 'vitest';
+import { readFetchBody, readLimited } from './read-body.js';
+
+let server: Server | undefined;
+afterEach(() => new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve())));
+
+/** A real server that reads each request with readLimited and answers with what it got. */
+async function serve(limit: number): Promise<number> {
+  server = createServer(async (req: IncomingMessage, res) => {
+    const body = await readLimited(req, limit);
+    res.writeHead(body ? 200 : 413).end(body ? String(body.byteLength) : 'too large');
+  });
+  await new Promise<void>((resolve) => server!.listen(0, '127.0.0.1', resolve));
+  return (server!.address() as AddressInfo).port;
+}
+
+/** Sends the body in chunks without a Content-Length, so the server cannot refuse it up front. */
+function post(port: number, chunks: string[]): Promise<{ status: number; text: string }> {
+  return new Promise((resolve, reject) => {
+    const req = httpRequest({ port, host: '127.0.0.1', method: 'POST' }, (res) => {
+      let text = '';
+      res.on('data', (chunk: Buffer) => (text += chunk.toString()));
+      res.on('end', () => resolve({ status: res.statusCode!, text }));
+    });
+    req.on('error', reject);
+    for (const chunk of chunks) req.write(chunk);
+    req.end();
+  });
+}
+
+describe('readLimited on a Node request', () => {
+  it('joins every chunk of a body within the limit', async () => {
+    const port = await serve(100);
+    expect(await post(port, ['a'.repeat(40), 'b'.repeat(40), 'c'.repeat(20)])).toEqual({ status: 200, text: '100' });
+  });
+
+  it('gives up past the limit and leaves the request able to answer 413', async () => {
+    const port = await serve(100);
+    expect(await post(port, ['a'.repeat(60), 'b'.repeat(60), 'c'.repeat(5000)])).toEqual({ status: 413, text: 'too large' });
+  });
+});
+
+describe('readFetchBody', () => {
+  const body = 'x'.repeat(300);
+
+  it('reads the whole body when Content-Length is within the limit', async () => {
+    const request = new Request('http://127.0.0.1/', { method: 'POST', body });
+    expect((await readFetchBody(request, '300', 1000))?.byteLength).toBe(300);
+  });
+
+  it('streams and gives up past the limit when there is no Content-Length', async () => {
+    const request = new Request('http://127.0.0.1/', { method: 'POST', body });
+    expect(await readFetchBody(request, undefined, 100)).toBeUndefined();
+  });
+
+  it('reads an empty body as no bytes', async () => {
+    expect(await readFetchBody(new Request('http://127.0.0.1/', { method: 'POST' }), undefined, 100)).toEqual(new Uint8Array(0));
+  });
+});

@@ -1,0 +1,38 @@
+/** The slice of node:buffer the fast path uses; declared here so the core needs no Node types. */
+interface NodeBuffer {
+  isUtf8(bytes: Uint8Array): boolean;
+  Buffer: { from(buffer: ArrayBufferLike, byteOffset: number, length: number): { toString(encoding: 'utf8'): string } };
+}
+
+const strict = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+
+/**
+ * Decodes strict UTF-8, or returns undefined for invalid bytes. A byte-order mark is kept, so
+ * JSON.parse refuses it as it refuses any other stray character.
+ *
+ * Where node:buffer is at hand (Node, Bun, Deno), its SIMD validator plus Buffer's decoder is
+ * faster than a fatal TextDecoder for the same answer; it is loaded without a static import so
+ * Worker bundles never see a `node:` module.
+ */
+export const decodeUtf8: (bytes: Uint8Array) => string | undefined = nodeDecoder() ?? webDecode;
+
+function webDecode(bytes: Uint8Array): string | undefined {
+  try {
+    return strict.decode(bytes);
+  } catch {
+    return undefined;
+  }
+}
+
+function nodeDecoder(): ((bytes: Uint8Array) => string | undefined) | undefined {
+  const proc = (globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } }).process;
+  let buffer: NodeBuffer | undefined;
+  try {
+    buffer = proc?.getBuiltinModule?.('node:buffer') as NodeBuffer | undefined;
+  } catch {
+    return undefined;
+  }
+  if (typeof buffer?.isUtf8 !== 'function' || typeof buffer.Buffer?.from !== 'function') return undefined;
+  const { isUtf8, Buffer } = buffer;
+  return (bytes) => (isUtf8(bytes) ? Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8') : undefined);
+}

@@ -23,7 +23,7 @@ export type WebhookVariables = { webhookEvent: WebhookEvent };
  * ```
  */
 export function webhookHandler(receiver: Receiver, handlers: WebhookHandlers): (c: Context) => Promise<Response> {
-  return async (c) => send(c, await serveRequest(receiver, fromHono(c), handlers));
+  return async (c) => toResponse(await serveRequest(receiver, fromHono(c), handlers));
 }
 
 /**
@@ -38,7 +38,7 @@ export function webhookHandler(receiver: Receiver, handlers: WebhookHandlers): (
 export function verifyWebhook(receiver: Receiver): MiddlewareHandler<{ Variables: WebhookVariables }> {
   return async (c, next) => {
     const result = await verifyRequest(receiver, fromHono(c));
-    if ('answer' in result) return send(c, result.answer);
+    if ('answer' in result) return toResponse(result.answer);
     c.set('webhookEvent', result.event);
     await next();
   };
@@ -55,6 +55,8 @@ async function bodyOf(c: Context): Promise<RequestBody> {
   return cached ? new Uint8Array(await cached) : { alreadyParsed: 'c.req.json() or c.req.text() in an earlier middleware' };
 }
 
-function send(c: Context, answer: HttpAnswer): Response {
-  return c.body(answer.text, answer.status as 200, answer.headers);
+function toResponse(answer: HttpAnswer): Response {
+  // A plain Response: Hono keeps headers other middleware set on the context, and
+  // @hono/node-server writes a Response it can see through without building web streams.
+  return new Response(answer.text, { status: answer.status, headers: answer.headers });
 }

@@ -63,7 +63,7 @@ if (serverLog.length > 0) console.log(`\nServer log:\n${serverLog.map((line) => 
 
 const failed = rows.filter((row) => row[5] !== '✓').length;
 console.log(failed === 0 ? '\nEvery delivery got the answer the contract prescribes.' : `\n${failed} step(s) got an unexpected answer.`);
-console.log('Next: copy examples/express-publisher and read its README, or see the README's Adapters section for Hono, Bun, Deno, Workers and Next.js.');
+console.log('Next: copy examples/express-publisher and read its README, or see the Adapters section of README.md for Hono, Bun, Deno, Workers and Next.js.');
 await publisher.close();
 await rm(contentDir, { recursive: true, force: true });
 process.exitCode = failed === 0 ? 0 : 1;

@@ -34,7 +34,7 @@ export type {
 export type { HeadersInput } from './http/headers.js';
 export type { BodyInput } from './http/body.js';
 export { serveRequest, verifyRequest, type AdapterRequest, type RequestBody, type HttpAnswer } from './http/serve-request.js';
-export type { BodyStream } from './http/read-body.js';
+export type { BodyStream, FetchBody } from './http/read-body.js';
 export { memoryDedupStore, type MemoryDedupStoreOptions } from './dedup/memory-store.js';
 export {
   DEFAULT_LEASE_MS,

@@ -1,7 +1,10 @@
 /** The slice of node:buffer the fast path uses; declared here so the core needs no Node types. */
 interface NodeBuffer {
   isUtf8(bytes: Uint8Array): boolean;
-  Buffer: { from(buffer: ArrayBufferLike, byteOffset: number, length: number): { toString(encoding: 'utf8'): string } };
+  Buffer: {
+    from(buffer: ArrayBufferLike, byteOffset: number, length: number): { toString(encoding: 'utf8'): string };
+    isBuffer(value: unknown): value is { toString(encoding: 'utf8'): string };
+  };
 }
 
 const strict = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
@@ -34,5 +37,7 @@ function nodeDecoder(): ((bytes: Uint8Array) => string | undefined) | undefined 
   }
   if (typeof buffer?.isUtf8 !== 'function' || typeof buffer.Buffer?.from !== 'function') return undefined;
   const { isUtf8, Buffer } = buffer;
-  return (bytes) => (isUtf8(bytes) ? Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8') : undefined);
+  // Node hands request bodies over as Buffers already; only other views need a Buffer made over them.
+  const asBuffer = (bytes: Uint8Array) => (Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength));
+  return (bytes) => (isUtf8(bytes) ? asBuffer(bytes).toString('utf8') : undefined);
 }

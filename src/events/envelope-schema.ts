@@ -1,50 +1,50 @@
 /**
- * Field-type checks for the envelope, written by hand so the core needs no dependency.
- * Each check answers with the path of the first wrong field, for the rejection reason.
+ * Field-type checks for the envelope, written by hand so the core needs no dependency. Each
+ * answers with the first wrong field (for the rejection reason), or undefined when all fit.
+ *
+ * The fields are spelled out rather than walked from a table: named property reads on
+ * objects of one shape are what V8 makes fastest, and these run on every delivery. A field
+ * must be the object's own: a `__proto__` key in the JSON, or a polluted Object.prototype,
+ * must not satisfy a check.
  */
-type Check = (value: unknown) => boolean;
+type Fields = Record<string, unknown>;
 
-const isString: Check = (v) => typeof v === 'string';
-const isStringOrNull: Check = (v) => v === null || typeof v === 'string';
-const isStringArray: Check = (v) => Array.isArray(v) && v.every(isString);
-
-export function isPlainObject(value: unknown): value is Record<string, unknown> {
+export function isPlainObject(value: unknown): value is Fields {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-/** Field name and check pairs; an array, since walking it is faster than a for-in over an object. */
-export type Shape = readonly (readonly [field: string, check: Check])[];
+const own = Object.hasOwn;
+const isStringArray = (value: unknown) => Array.isArray(value) && value.every((item) => typeof item === 'string');
 
-export const SYNC_ARTICLE: Shape = [
-  ['id', isString],
-  ['title', isString],
-  ['slug', isString],
-  ['status', isString],
-  ['content_markdown', isString],
-  ['content_html', isString],
-  ['meta_description', isString],
-  ['featured_image_url', isStringOrNull],
-  ['tags', isStringArray],
-  ['scheduled_at', isStringOrNull],
-  ['published_at', isStringOrNull],
-];
+/** The full article of `article.sync`. */
+export function syncArticleMismatch(a: unknown): string | undefined {
+  if (!isPlainObject(a)) return 'article';
+  if (typeof a.id !== 'string' || !own(a, 'id')) return 'article.id';
+  if (typeof a.title !== 'string' || !own(a, 'title')) return 'article.title';
+  if (typeof a.slug !== 'string' || !own(a, 'slug')) return 'article.slug';
+  if (typeof a.status !== 'string' || !own(a, 'status')) return 'article.status';
+  if (typeof a.content_markdown !== 'string' || !own(a, 'content_markdown')) return 'article.content_markdown';
+  if (typeof a.content_html !== 'string' || !own(a, 'content_html')) return 'article.content_html';
+  if (typeof a.meta_description !== 'string' || !own(a, 'meta_description')) return 'article.meta_description';
+  if ((a.featured_image_url !== null && typeof a.featured_image_url !== 'string') || !own(a, 'featured_image_url')) return 'article.featured_image_url';
+  if (!isStringArray(a.tags) || !own(a, 'tags')) return 'article.tags';
+  if ((a.scheduled_at !== null && typeof a.scheduled_at !== 'string') || !own(a, 'scheduled_at')) return 'article.scheduled_at';
+  if ((a.published_at !== null && typeof a.published_at !== 'string') || !own(a, 'published_at')) return 'article.published_at';
+  return undefined;
+}
 
-export const TRASH_ARTICLE: Shape = [
-  ['id', isString],
-  ['slug', isString],
-];
+/** What `article.trash` says of the deleted article. */
+export function trashArticleMismatch(a: unknown): string | undefined {
+  if (!isPlainObject(a)) return 'article';
+  if (typeof a.id !== 'string' || !own(a, 'id')) return 'article.id';
+  if (typeof a.slug !== 'string' || !own(a, 'slug')) return 'article.slug';
+  return undefined;
+}
 
-export const PROFILE: Shape = [
-  ['id', isString],
-  ['domain', isString],
-];
-
-/** Returns the first field of `shape` that `value` gets wrong, or undefined when it fits. */
-export function findMismatch(value: unknown, shape: Shape, path: string): string | undefined {
-  if (!isPlainObject(value)) return path;
-  for (const [key, check] of shape) {
-    // Own properties only: a `__proto__` key in JSON must not satisfy a check through the prototype.
-    if (!check(value[key]) || !Object.hasOwn(value, key)) return `${path}.${key}`;
-  }
+/** The profile of both article events. */
+export function profileMismatch(p: unknown): string | undefined {
+  if (!isPlainObject(p)) return 'profile';
+  if (typeof p.id !== 'string' || !own(p, 'id')) return 'profile.id';
+  if (typeof p.domain !== 'string' || !own(p, 'domain')) return 'profile.domain';
   return undefined;
 }

@@ -1,5 +1,5 @@
 import { WebhookError } from '../errors/webhook-error.js';
-import { findMismatch, isPlainObject, PROFILE, SYNC_ARTICLE, TRASH_ARTICLE, type Shape } from './envelope-schema.js';
+import { isPlainObject, profileMismatch, syncArticleMismatch, trashArticleMismatch } from './envelope-schema.js';
 import type { Envelope, WebhookEvent } from './types.js';
 
 /** Who sent it and under which token: what the event needs besides the body. */
@@ -8,9 +8,9 @@ export interface DeliveryContext {
   tokenIndex: number;
 }
 
-const ARTICLE_SHAPES: Readonly<Record<string, Shape>> = {
-  'article.sync': SYNC_ARTICLE,
-  'article.trash': TRASH_ARTICLE,
+const ARTICLE_CHECKS: Readonly<Record<string, (article: unknown) => string | undefined>> = {
+  'article.sync': syncArticleMismatch,
+  'article.trash': trashArticleMismatch,
 };
 
 /**
@@ -20,10 +20,10 @@ const ARTICLE_SHAPES: Readonly<Record<string, Shape>> = {
 export function parseEvent(json: unknown, context: DeliveryContext): WebhookEvent {
   const envelope = checkEnvelope(json);
   const type = envelope.event;
-  // Own keys only: an unknown event named `toString` or `__proto__` must not find a shape on Object.prototype.
-  const articleShape = Object.hasOwn(ARTICLE_SHAPES, type) ? ARTICLE_SHAPES[type] : undefined;
-  if (articleShape) {
-    const wrong = findMismatch(envelope.article, articleShape, 'article') ?? findMismatch(envelope.profile, PROFILE, 'profile');
+  // Own keys only: an unknown event named `toString` or `__proto__` must not find a check on Object.prototype.
+  const articleMismatch = Object.hasOwn(ARTICLE_CHECKS, type) ? ARTICLE_CHECKS[type] : undefined;
+  if (articleMismatch) {
+    const wrong = articleMismatch(envelope.article) ?? profileMismatch(envelope.profile);
     if (wrong) throw invalid(`${wrong} is missing or has the wrong type for ${type}`);
     if (context.deliveryId === null) {
       throw new WebhookError('missing_delivery_id', `${type} needs X-Service-Delivery-Id to be deduplicated`);

@@ -3,7 +3,7 @@ interface NodeBuffer {
   isUtf8(bytes: Uint8Array): boolean;
   Buffer: {
     from(buffer: ArrayBufferLike, byteOffset: number, length: number): { toString(encoding: 'utf8'): string };
-    isBuffer(value: unknown): value is { toString(encoding: 'utf8'): string };
+    isBuffer(value: unknown): boolean;
   };
 }
 
@@ -38,6 +38,6 @@ function nodeDecoder(): ((bytes: Uint8Array) => string | undefined) | undefined 
   if (typeof buffer?.isUtf8 !== 'function' || typeof buffer.Buffer?.from !== 'function') return undefined;
   const { isUtf8, Buffer } = buffer;
   // Node hands request bodies over as Buffers already; only other views need a Buffer made over them.
-  const asBuffer = (bytes: Uint8Array) => (Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength));
+  const asBuffer = (bytes: Uint8Array) => (Buffer.isBuffer(bytes) ? (bytes as unknown as { toString(encoding: 'utf8'): string }) : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength));
   return (bytes) => (isUtf8(bytes) ? asBuffer(bytes).toString('utf8') : undefined);
 }

@@ -34,7 +34,8 @@ type Next = (error?: unknown) => void;
 
 /**
  * An Express 4/5 route handler that verifies, deduplicates and answers deliveries. Mount it
- * before `express.json()`, or behind `express.raw({ type: 'application/json' })`.
+ * before `express.json()`, or behind `express.raw({ type: 'application/json', limit: '10mb' })`
+ * (body-parser's own default limit is 100 KB, smaller than many articles).
  *
  * @example
  * ```ts
@@ -72,7 +73,12 @@ function bodyOf(req: ExpressRequest): RequestBody {
   if (req.rawBody instanceof Uint8Array) return req.rawBody;
   if (req.body instanceof Uint8Array || typeof req.body === 'string') return req.body;
   // A parser consumed the stream and left only its parsed value behind.
-  if (req.readableEnded) return { alreadyParsed: 'a body parser such as express.json()' };
+  if (req.readableEnded) {
+    return {
+      alreadyParsed: 'a body parser such as express.json()',
+      fix: "Mount the webhook route before express.json(), or give it express.raw({ type: 'application/json', limit: '10mb' }).",
+    };
+  }
   return req;
 }
 

@@ -45,7 +45,7 @@ function fromFetch(request: Request): AdapterRequest {
   return {
     method: request.method,
     headers: request.headers,
-    body: () => (request.bodyUsed ? { alreadyParsed: 'request.json() or request.text()' } : request),
+    body: () => (request.bodyUsed ? { alreadyParsed: 'request.json() or request.text()', fix: 'Pass the Request to the webhook handler before anything reads its body.' } : request),
   };
 }
 

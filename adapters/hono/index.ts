@@ -52,7 +52,9 @@ async function bodyOf(c: Context): Promise<RequestBody> {
   if (!c.req.raw.bodyUsed) return c.req.raw;
   // Hono keeps what an earlier middleware read; only the raw bytes are of use here.
   const cached = (c.req as unknown as { bodyCache: { arrayBuffer?: Promise<ArrayBuffer> } }).bodyCache.arrayBuffer;
-  return cached ? new Uint8Array(await cached) : { alreadyParsed: 'c.req.json() or c.req.text() in an earlier middleware' };
+  return cached
+    ? new Uint8Array(await cached)
+    : { alreadyParsed: 'c.req.json() or c.req.text() in an earlier middleware', fix: 'Read nothing from c.req before the webhook handler, or read it with c.req.arrayBuffer(), which this adapter can reuse.' };
 }
 
 function toResponse(answer: HttpAnswer): Response {

@@ -120,3 +120,16 @@ describe('memoryDedupStore', () => {
     expect(() => memoryDedupStore(options)).toThrow(new RegExp(`memoryDedupStore: ${name} must be a positive number`));
   });
 });
+
+describe('memoryDedupStore at its bound', () => {
+  it('never forgets a claim whose handler still runs, so a copy cannot run it again', async () => {
+    const store = memoryDedupStore({ maxEntries: 4 });
+    const running = claimFor('a', 'a'.repeat(64));
+    expect(store.claim(running)).toMatchObject({ state: 'claimed' });
+    for (const id of ['b', 'c', 'd', 'e']) {
+      const claim = claimFor(id, id.repeat(64));
+      await store.complete(claim, (store.claim(claim) as { lease: string }).lease, { ok: true });
+    }
+    expect(store.claim(claimFor('a', 'f'.repeat(64)))).toEqual({ state: 'in-progress', matchedBy: 'delivery-id' });
+  });
+});

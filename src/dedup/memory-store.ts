@@ -33,6 +33,8 @@ const PLAIN: StoredResponse = Object.freeze({ ok: true });
 // Each map holds keys of one lifetime in claim order, so the first to expire sit at its front:
 // each call drops at most this many expired keys from there, and stops at the first live one.
 const SWEEP_PER_CALL = 8;
+// How many running claims an eviction steps over before it lets the map overflow.
+const EVICTION_TRIES = 8;
 
 /**
  * Remembers deliveries in this process's memory: the default store. Claims are atomic because
@@ -57,9 +59,17 @@ export function memoryDedupStore(options: MemoryDedupStoreOptions = {}): DedupSt
   const signatureLimit = Math.max(1, Math.floor(maxEntries / 2));
   let leases = 0;
 
-  const add = (map: OldestFirstMap<Slot>, key: string, slot: Slot): void => {
+  const add = (map: OldestFirstMap<Slot>, key: string, slot: Slot, at: number): void => {
     map.set(key, slot);
-    if (map.size > (map === ids ? idLimit : signatureLimit)) map.delete(map.oldestKey()!);
+    const limit = map === ids ? idLimit : signatureLimit;
+    // Forgetting a claim whose handler still runs would let a copy run it again, so such a
+    // claim moves to the young end instead; past a few of them the map may briefly overflow.
+    for (let tries = 0; map.size > limit && tries < EVICTION_TRIES; tries++) {
+      const oldest = map.oldestKey()!;
+      const value = map.oldestValue!;
+      map.delete(oldest);
+      if (isRunning(value, at)) map.set(oldest, value);
+    }
   };
 
   return {
@@ -79,8 +89,8 @@ export function memoryDedupStore(options: MemoryDedupStoreOptions = {}): DedupSt
       if (bySignature) return { state: 'in-progress', matchedBy: 'signature' };
       const lease = ++leases;
       const expiresAt = at + leaseMs;
-      if (deliveryId !== null) add(ids, deliveryId, { lease, expiresAt, response: undefined });
-      add(signatures, signatureKey, { lease, expiresAt, response: undefined });
+      if (deliveryId !== null) add(ids, deliveryId, { lease, expiresAt, response: undefined }, at);
+      add(signatures, signatureKey, { lease, expiresAt, response: undefined }, at);
       return { state: 'claimed', lease: String(lease) };
     },
     complete(claim, lease, response) {
@@ -107,6 +117,11 @@ export function memoryDedupStore(options: MemoryDedupStoreOptions = {}): DedupSt
       free(signatures, keyOfSignature(claim.signature));
     },
   };
+}
+
+/** A claim whose handler has not finished and whose lease has not run out. */
+function isRunning(slot: Slot, at: number): boolean {
+  return typeof slot === 'object' && slot.response === undefined && slot.expiresAt > at;
 }
 
 function expiryOf(slot: Slot): number {

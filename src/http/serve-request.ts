@@ -3,7 +3,7 @@ import type { WebhookEvent } from '../events/types.js';
 import { errorAnswer, okResponse, type HandleResult } from '../receiver/answers.js';
 import type { Receiver } from '../receiver/create-receiver.js';
 import { reject } from '../receiver/hooks.js';
-import { internals } from '../receiver/internals.js';
+import { getInternals } from '../receiver/internals.js';
 import { matchToken } from '../receiver/verify-delivery.js';
 import type { WebhookHandlers } from '../receiver/handlers.js';
 import { headerLookup, type HeadersInput } from './headers.js';
@@ -13,7 +13,13 @@ import { isFetchBody, readFetchBody, readLimited, type BodyStream, type FetchBod
  * A body an adapter can hand over: already read, still a stream, a whole Fetch `Request`
  * (read with `arrayBuffer()` when its `Content-Length` allows), or consumed by a parser.
  */
-export type RequestBody = Uint8Array | string | BodyStream | FetchBody | { alreadyParsed: string };
+export type RequestBody = Uint8Array | string | BodyStream | FetchBody | AlreadyParsed;
+
+/** What an adapter hands over when a parser consumed the body first: who did, and the fix in that framework. */
+export interface AlreadyParsed {
+  alreadyParsed: string;
+  fix: string;
+}
 
 /**
  * A request as an adapter sees it. The body is a function so that it is only read once the
@@ -63,14 +69,14 @@ export async function verifyRequest(receiver: Receiver, request: AdapterRequest)
   try {
     return { event: await receiver.verify({ headers: request.headers, body: read }) };
   } catch (error) {
-    if (!(error instanceof WebhookError)) throw error;
-    return { answer: toHttp(errorAnswer(error)) };
+    // verify() itself is pure, so the refusal is reported here, as handle() would report it.
+    return { answer: toHttp(errorAnswer(reject(getInternals(receiver)!.options, error, request.headers))) };
   }
 }
 
 /** Returns the body bytes, or the answer to send without reading further. */
 async function readRequest(receiver: Receiver, request: AdapterRequest): Promise<Uint8Array | HandleResult> {
-  const inside = internals.get(receiver);
+  const inside = getInternals(receiver);
   if (!inside) throw new TypeError('serveRequest needs a receiver made by createReceiver().');
   const { options, config } = inside;
   const refuse = (error: WebhookError) => errorAnswer(reject(options, error, request.headers));
@@ -90,7 +96,7 @@ async function readRequest(receiver: Receiver, request: AdapterRequest): Promise
   }
   const body = await request.body();
   if (typeof body === 'object' && 'alreadyParsed' in body) {
-    const error = new WebhookError('body_already_parsed', `the request body was already parsed by ${body.alreadyParsed}, so the raw bytes the signature covers are gone. Mount the webhook route before the JSON body parser, or parse it with express.raw({ type: 'application/json' }).`);
+    const error = new WebhookError('body_already_parsed', `the request body was already parsed by ${body.alreadyParsed}, so the raw bytes the signature covers are gone. ${body.fix}`);
     console.error(`webhook-cms-receiver: ${error.reason}`);
     return refuse(error);
   }

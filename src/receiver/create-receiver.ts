@@ -7,7 +7,7 @@ import { errorAnswer, type HandleResult } from './answers.js';
 import { handleVerified } from './handle-delivery.js';
 import { isThenable, type WebhookHandlers } from './handlers.js';
 import { reject } from './hooks.js';
-import { internals } from './internals.js';
+import { setInternals } from './internals.js';
 import type { ReceiverOptions } from './options.js';
 import { verifyDelivery, type DeliveryInput, type VerifiedDelivery, type VerifyConfig } from './verify-delivery.js';
 
@@ -42,7 +42,8 @@ const encoder = new TextEncoder();
  */
 export function createReceiver(options: ReceiverOptions): Receiver {
   const config = resolveConfig(options);
-  const store: DedupStore | false = options.dedup === undefined ? memoryDedupStore() : options.dedup;
+  // The default store shares the receiver's clock, so tests that move `now` move leases and retention too.
+  const store: DedupStore | false = options.dedup === undefined ? memoryDedupStore({ now: options.now }) : options.dedup;
   const receiver: Receiver = {
     maxBodyBytes: config.maxBodyBytes,
     // Not `async`: on the synchronous path each of these settles in one promise turn.
@@ -65,7 +66,7 @@ export function createReceiver(options: ReceiverOptions): Receiver {
       }
     },
   };
-  internals.set(receiver, { options, config });
+  setInternals(receiver, { options, config });
   return receiver;
 }
 

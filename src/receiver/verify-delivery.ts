@@ -4,7 +4,7 @@ import type { HmacVerifier } from '../crypto/provider.js';
 import { WebhookError } from '../errors/webhook-error.js';
 import { parseEvent } from '../events/parse-event.js';
 import type { WebhookEvent } from '../events/types.js';
-import { bodyBytes, type BodyInput } from '../http/body.js';
+import { bodyBytes, notRawBody, type BodyInput } from '../http/body.js';
 import { decodeUtf8 } from '../http/utf8.js';
 import { headerLookup, type HeaderLookup, type HeadersInput } from '../http/headers.js';
 
@@ -50,6 +50,7 @@ export function verifyDelivery(config: VerifyConfig, input: DeliveryInput): Veri
   const bytes = bodyBytes(body, config.maxBodyBytes);
   const headers = headerLookup(rawHeaders);
   const tokenIndex = matchToken(config.tokens, headers('authorization'));
+  if (bytes === undefined) throw notRawBody(body);
   const timestamp = headers('x-service-timestamp');
   const nowMs = config.now();
   const ttlMs = checkTimestamp(timestamp, nowMs, config.toleranceSeconds);

@@ -44,9 +44,18 @@ export function expressScenarios(name: string, express: ExpressFactory): void {
       expect(events).toHaveLength(0);
       expect(errors).toHaveBeenCalledTimes(1);
       const line = String(errors.mock.calls[0]?.[0]);
-      expect(line).toMatch(/before the JSON body parser/);
-      expect(line).toMatch(/express\.raw\(\{ type: 'application\/json' \}\)/);
+      expect(line).toMatch(/before express\.json\(\)/);
+      expect(line).toMatch(/express\.raw\(\{ type: 'application\/json', limit: '10mb' \}\)/);
       expect(line).not.toContain(TOKEN);
+    });
+
+    it('accepts a 2 MiB article behind express.raw with the limit the README recommends', async () => {
+      const { events, handlers } = recorder();
+      const app = express().use(express.raw({ type: 'application/json', limit: '10mb' }));
+      const url = await serve(app.post('/webhook', webhookHandler(receiver(), handlers)));
+      const big = signDelivery({ token: TOKEN, payload: articleSyncPayload({ article: { content_html: 'x'.repeat(2 * 1024 * 1024) } }) });
+      expect(await send(url, big)).toEqual({ status: 200, contentType: JSON_TYPE, allow: undefined, body: { ok: true } });
+      expect(events).toHaveLength(1);
     });
 
     it('accepts deliveries behind express.raw({ type: "application/json" }) and still checks the signature', async () => {

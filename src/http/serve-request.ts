@@ -1,4 +1,5 @@
 import { WebhookError } from '../errors/webhook-error.js';
+import { describeThrown } from '../internal/describe.js';
 import type { WebhookEvent } from '../events/types.js';
 import { errorAnswer, okResponse, type HandleResult } from '../receiver/answers.js';
 import type { Receiver } from '../receiver/create-receiver.js';
@@ -106,7 +107,7 @@ async function readRequest(receiver: Receiver, request: AdapterRequest): Promise
     else if (isFetchBody(body)) bytes = await readFetchBody(body, headers('content-length'), config.maxBodyBytes);
     else bytes = await readLimited(body, config.maxBodyBytes);
   } catch (cause) {
-    return refuse(new WebhookError('invalid_payload', `the body could not be read (did the client disconnect?): ${String(cause)}`, { cause }));
+    return refuse(new WebhookError('invalid_payload', `the body could not be read (did the client disconnect?): ${describeThrown(cause)}`, { cause }));
   }
   if (bytes === undefined) return refuse(new WebhookError('payload_too_large', `the body grew past maxBodyBytes ${config.maxBodyBytes} while reading`));
   return typeof bytes === 'string' ? new TextEncoder().encode(bytes) : bytes;

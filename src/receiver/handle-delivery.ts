@@ -1,5 +1,6 @@
 import type { ClaimOutcome, DedupClaim, DedupStore, StoredResponse } from '../dedup/store.js';
 import { WebhookError } from '../errors/webhook-error.js';
+import { describeThrown } from '../internal/describe.js';
 import type { WebhookEvent } from '../events/types.js';
 import { errorAnswer, okResponse, type HandleResult } from './answers.js';
 import { isThenable, runHandler, type WebhookHandlers } from './handlers.js';
@@ -57,7 +58,7 @@ function afterClaim(
 function record(options: ReceiverOptions, store: DedupStore, claim: DedupClaim, lease: string, answer: HandleResult, event: WebhookEvent): HandleResult | Promise<HandleResult> {
   // The handler's work is done; the lease runs out on its own, so only telling the user is left.
   const failed = (cause: unknown): HandleResult => {
-    callHook('onError', options.onError, new Error(`the dedup store failed to record the delivery: ${String(cause)}`, { cause }), event);
+    callHook('onError', options.onError, new Error(`the dedup store failed to record the delivery: ${describeThrown(cause)}`, { cause }), event);
     return answer;
   };
   let recorded;
@@ -86,7 +87,7 @@ function run(options: ReceiverOptions, event: WebhookEvent, handlers: WebhookHan
 }
 
 function storeFailed(options: ReceiverOptions, event: WebhookEvent, step: string, cause: unknown): HandleResult {
-  const error = new WebhookError('dedup_unavailable', `the dedup store failed to ${step}: ${String(cause)}`, { cause });
+  const error = new WebhookError('dedup_unavailable', `the dedup store failed to ${step}: ${describeThrown(cause)}`, { cause });
   callHook('onError', options.onError, error, event);
   return errorAnswer(error);
 }

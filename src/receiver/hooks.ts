@@ -1,5 +1,6 @@
 import { isWebhookError, WebhookError } from '../errors/webhook-error.js';
 import { headerLookup } from '../http/headers.js';
+import { describeThrown } from '../internal/describe.js';
 import type { ReceiverOptions } from './options.js';
 
 /**
@@ -42,14 +43,5 @@ function lookupSafely(headers: unknown): (name: string) => string | null {
     };
   } catch {
     return () => null;
-  }
-}
-
-/** String() throws for values like Object.create(null); the refusal must still go out. */
-function describeThrown(value: unknown): string {
-  try {
-    return String(value);
-  } catch {
-    return Object.prototype.toString.call(value);
   }
 }

@@ -127,6 +127,12 @@ describe('handle()', () => {
     expect(onError).toHaveBeenCalledWith(expect.objectContaining({ code: 'dedup_unavailable' }), expect.objectContaining({ type: 'article.sync' }));
   });
 
+  it('answers 503 even when the store fails with a value that cannot be turned into text', async () => {
+    const unprintable = Object.create(null) as object;
+    const broken: DedupStore = { claim: () => Promise.reject(unprintable), complete: () => undefined, release: () => undefined };
+    expect(await receiverWith({ dedup: broken }).handle(sync(), {})).toEqual({ status: 503, body: { error: 'Dedup store unavailable' } });
+  });
+
   it('still answers 200 when recording the success fails, and reports it to onError', async () => {
     const store = memoryDedupStore();
     const flaky: DedupStore = { ...store, claim: (c) => store.claim(c), complete: () => Promise.reject(new Error('write failed')) };

@@ -1,4 +1,4 @@
-import { signature } from './sign-delivery.js';
+import { signDelivery } from './sign-delivery.js';
 
 /** Options of {@link deliver}. */
 export interface DeliverOptions {
@@ -120,13 +120,8 @@ function checkedUrl(url: string): string {
 
 function requestInit(options: DeliverOptions, body: string, timestamp: string, deliveryId: string, timeoutMs: number): RequestInit {
   const token = options.wrongToken ? `wrong-${globalThis.crypto.randomUUID()}` : options.token;
-  const headers: Record<string, string> = {
-    'Content-Type': 'application/json',
-    Authorization: `Bearer ${token}`,
-    'X-Service-Timestamp': timestamp,
-    'X-Service-Signature': `sha256=${signature(token, timestamp, body)}`,
-    'X-Service-Delivery-Id': deliveryId,
-  };
+  // Signed as a raw string, so signDelivery cannot see the event: it is read from the body here.
+  const { headers } = signDelivery({ token, payload: body, timestamp, deliveryId });
   const event = eventOf(options.payload);
   if (event) headers['X-Service-Event'] = event;
   return { method: 'POST', headers, body: options.tamper ? tampered(body) : body, signal: AbortSignal.timeout(timeoutMs) };

@@ -1,3 +1,4 @@
+import { loadBuiltin } from '../internal/builtin.js';
 import type { CryptoProvider, HmacVerifier } from './provider.js';
 
 /** The slice of node:crypto this provider uses; declared here so the core needs no Node types. */
@@ -9,17 +10,9 @@ interface NodeCrypto {
   timingSafeEqual(a: Uint8Array, b: Uint8Array): boolean;
 }
 
-/**
- * Loads node:crypto without a static import, so bundlers for runtimes without it (a Worker
- * without `nodejs_compat`) see no `node:` module and the core stays one build for all.
- */
+/** node:crypto where the runtime has it. */
 export function loadNodeCrypto(): NodeCrypto | undefined {
-  const proc = (globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } }).process;
-  try {
-    return proc?.getBuiltinModule?.('node:crypto') as NodeCrypto | undefined;
-  } catch {
-    return undefined;
-  }
+  return loadBuiltin<NodeCrypto>('node:crypto');
 }
 
 /**

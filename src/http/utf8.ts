@@ -1,3 +1,5 @@
+import { loadBuiltin } from '../internal/builtin.js';
+
 /** The slice of node:buffer the fast path uses; declared here so the core needs no Node types. */
 interface NodeBuffer {
   isUtf8(bytes: Uint8Array): boolean;
@@ -14,8 +16,7 @@ const strict = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
  * JSON.parse refuses it as it refuses any other stray character.
  *
  * Where node:buffer is at hand (Node, Bun, Deno), its SIMD validator plus Buffer's decoder is
- * faster than a fatal TextDecoder for the same answer; it is loaded without a static import so
- * Worker bundles never see a `node:` module.
+ * faster than a fatal TextDecoder for the same answer.
  */
 export const decodeUtf8: (bytes: Uint8Array) => string | undefined = nodeDecoder() ?? webDecode;
 
@@ -28,13 +29,7 @@ function webDecode(bytes: Uint8Array): string | undefined {
 }
 
 function nodeDecoder(): ((bytes: Uint8Array) => string | undefined) | undefined {
-  const proc = (globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } }).process;
-  let buffer: NodeBuffer | undefined;
-  try {
-    buffer = proc?.getBuiltinModule?.('node:buffer') as NodeBuffer | undefined;
-  } catch {
-    return undefined;
-  }
+  const buffer = loadBuiltin<NodeBuffer>('node:buffer');
   if (typeof buffer?.isUtf8 !== 'function' || typeof buffer.Buffer?.from !== 'function') return undefined;
   const { isUtf8, Buffer } = buffer;
   // Node hands request bodies over as Buffers already; only other views need a Buffer made over them.

@@ -24,7 +24,11 @@ function buildIfStale() {
   try {
     built = statSync(join(root, 'dist/index.js')).mtimeMs;
   } catch {}
-  const sources = Math.max(newest(join(root, 'src')), newest(join(root, 'adapters')), newest(join(root, 'tsup.config.ts')));
+  const sources = Math.max(
+    newest(join(root, 'src')),
+    newest(join(root, 'adapters')),
+    newest(join(root, 'tsup.config.ts')),
+  );
   if (built > sources) return;
   console.log('dist/ is older than the sources: building with tsup first.');
   const result = spawnSync('npx', ['tsup', '--silent'], { cwd: root, stdio: 'inherit' });
@@ -59,24 +63,48 @@ const verdicts = [];
 for (const row of verifyRows) {
   const ours = ratioOf(row, 'verify()');
   const floor = row.size <= 1024 ? 0.9 : 0.95;
-  verdicts.push({ target: `verify() ≥ ${floor.toFixed(2)}× the limit at ${row.label}`, measured: formatRatio(ours.ratio), pass: ours.ratio >= floor });
+  verdicts.push({
+    target: `verify() ≥ ${floor.toFixed(2)}× the limit at ${row.label}`,
+    measured: formatRatio(ours.ratio),
+    pass: ours.ratio >= floor,
+  });
 }
 for (const row of verifyRows) {
   const ours = ratioOf(row, 'verify()');
   const stripe = ratioOf(row, 'stripe');
   const faster = median(ours.ratios.map((r, i) => r / stripe.ratios[i]));
-  verdicts.push({ target: `verify() faster than stripe-node at ${row.label}`, measured: `${formatRatio(faster)} stripe`, pass: faster > 1 });
+  verdicts.push({
+    target: `verify() faster than stripe-node at ${row.label}`,
+    measured: `${formatRatio(faster)} stripe`,
+    pass: faster > 1,
+  });
 }
 const handle1k = ratioOf(handleRows[0], 'handle() + memory store');
-verdicts.push({ target: 'handle() + memory store ≥ 0.85× the limit at 1 KiB', measured: formatRatio(handle1k.ratio), pass: handle1k.ratio >= 0.85 });
+verdicts.push({
+  target: 'handle() + memory store ≥ 0.85× the limit at 1 KiB',
+  measured: formatRatio(handle1k.ratio),
+  pass: handle1k.ratio >= 0.85,
+});
 for (const row of webRows) {
   const ours = row.results[1];
-  verdicts.push({ target: `Web Crypto verify() ≥ 0.90× raw subtle at ${row.label}`, measured: formatRatio(ours.ratio), pass: ours.ratio >= 0.9 });
+  verdicts.push({
+    target: `Web Crypto verify() ≥ 0.90× raw subtle at ${row.label}`,
+    measured: formatRatio(ours.ratio),
+    pass: ours.ratio >= 0.9,
+  });
 }
 for (const row of httpRows) {
-  verdicts.push({ target: `${row.framework} adapter ≥ 0.90× its bare route at ${row.label}`, measured: formatRatio(row.ratio), pass: row.ratio >= 0.9 });
+  verdicts.push({
+    target: `${row.framework} adapter ≥ 0.90× its bare route at ${row.label}`,
+    measured: formatRatio(row.ratio),
+    pass: row.ratio >= 0.9,
+  });
 }
-verdicts.push({ target: '≤ 256 bytes per remembered id (id + signature, in the window)', measured: `${memory.inWindow.toFixed(0)} B`, pass: memory.inWindow <= 256 });
+verdicts.push({
+  target: '≤ 256 bytes per remembered id (id + signature, in the window)',
+  measured: `${memory.inWindow.toFixed(0)} B`,
+  pass: memory.inWindow <= 256,
+});
 
 const sections = [
   `Machine: ${machineLine()}${quick ? ' (--quick: smoke run, not a measurement)' : ''}`,
@@ -86,15 +114,26 @@ const sections = [
   `### Adapters against a bare route in the same framework\n\nautocannon, 8 connections, loopback; the same signed delivery repeated, dedup off (see notes).\n\n${httpTable(httpRows)}`,
   `### Memory of the memory store at ${memory.count.toLocaleString('en-US')} deliveries\n\n` +
     verdictTable([
-      { target: 'bytes per delivery: id + signature, in the tolerance window', measured: `${memory.inWindow.toFixed(0)} B`, pass: memory.inWindow <= 256 },
-      { target: 'bytes per delivery: id only, after the window', measured: `${memory.afterWindow.toFixed(0)} B`, pass: memory.afterWindow <= 256 },
+      {
+        target: 'bytes per delivery: id + signature, in the tolerance window',
+        measured: `${memory.inWindow.toFixed(0)} B`,
+        pass: memory.inWindow <= 256,
+      },
+      {
+        target: 'bytes per delivery: id only, after the window',
+        measured: `${memory.afterWindow.toFixed(0)} B`,
+        pass: memory.afterWindow <= 256,
+      },
     ]),
   `### Targets\n\n${verdictTable(verdicts)}`,
 ];
 const report = sections.join('\n\n');
 log(report);
 
-writeFileSync(join(root, 'bench/verify-throughput.svg'), throughputChart(verifyRows, 'verify throughput per body size (article.sync, node:crypto)'));
+writeFileSync(
+  join(root, 'bench/verify-throughput.svg'),
+  throughputChart(verifyRows, 'verify throughput per body size (article.sync, node:crypto)'),
+);
 log(`\nWrote bench/verify-throughput.svg. Finished in ${((Date.now() - started) / 1000).toFixed(0)} s.`);
 
 if (process.argv.includes('--update-doc')) {
@@ -103,7 +142,10 @@ if (process.argv.includes('--update-doc')) {
   const start = '<!-- bench:start -->';
   const end = '<!-- bench:end -->';
   if (!doc.includes(start) || !doc.includes(end)) throw new Error(`BENCHMARKS.md lacks the ${start} … ${end} markers`);
-  writeFileSync(path, `${doc.slice(0, doc.indexOf(start) + start.length)}\n\n${report}\n\n${doc.slice(doc.indexOf(end))}`);
+  writeFileSync(
+    path,
+    `${doc.slice(0, doc.indexOf(start) + start.length)}\n\n${report}\n\n${doc.slice(doc.indexOf(end))}`,
+  );
   log('Updated the tables in BENCHMARKS.md.');
 }
 if (verdicts.some((v) => !v.pass)) process.exitCode = 1;

@@ -16,7 +16,8 @@ for (const module of api.children ?? []) {
     const summary = comments.some((comment) => comment.summary?.some((part) => part.text.trim() !== ''));
     const example = comments.some((comment) => comment.blockTags?.some((tag) => tag.tag === '@example'));
     const name = `${module.name} → ${KINDS[item.kind]} ${item.name}`;
-    if (REQUIRED.has(item.kind) && !(summary && example)) missing.push(`${name}: needs ${summary ? '' : 'a summary and '}an @example`);
+    if (REQUIRED.has(item.kind) && !(summary && example))
+      missing.push(`${name}: needs ${summary ? '' : 'a summary and '}an @example`);
     else if (!example) withoutExample.push(name);
   }
 }

@@ -14,7 +14,8 @@ const TOKEN = 'pack-check-token';
 export function checkConsumer({ root, pkg, entries, tarball, dir, ok, fail }) {
   mkdirSync(dir, { recursive: true });
   writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'consumer', private: true, version: '0.0.0' }));
-  const exec = (command, args) => execFileSync(command, args, { cwd: dir, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+  const exec = (command, args) =>
+    execFileSync(command, args, { cwd: dir, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
   const attempt = (label, command, args) => {
     try {
       const out = exec(command, args);
@@ -27,13 +28,26 @@ export function checkConsumer({ root, pkg, entries, tarball, dir, ok, fail }) {
   };
 
   // Offline, so CI needs no registry: the package has no dependencies, and optional peers stay out.
-  attempt('npm install <tarball> --offline into a fresh project', 'npm', ['install', tarball, '--offline', '--no-save', '--ignore-scripts', '--no-audit', '--no-fund', '--no-package-lock']);
+  attempt('npm install <tarball> --offline into a fresh project', 'npm', [
+    'install',
+    tarball,
+    '--offline',
+    '--no-save',
+    '--ignore-scripts',
+    '--no-audit',
+    '--no-fund',
+    '--no-package-lock',
+  ]);
   linkPeers(root, dir, ok);
 
   const specifiers = entries.map((entry) => entry.specifier);
   writeFileSync(join(dir, 'check.mjs'), runtimeCheck('esm', pkg.name, specifiers));
   writeFileSync(join(dir, 'check.cjs'), runtimeCheck('cjs', pkg.name, specifiers));
-  const esm = attempt(`ESM import of ${specifiers.length} entries, verify a signed delivery through the core and the Fetch adapter`, 'node', ['check.mjs']);
+  const esm = attempt(
+    `ESM import of ${specifiers.length} entries, verify a signed delivery through the core and the Fetch adapter`,
+    'node',
+    ['check.mjs'],
+  );
   const cjs = attempt(`CJS require of ${specifiers.length} entries, same checks`, 'node', ['check.cjs']);
   if (esm && cjs && esm !== cjs) fail(`ESM and CJS builds export different names:\nESM ${esm}\nCJS ${cjs}`);
 
@@ -41,13 +55,27 @@ export function checkConsumer({ root, pkg, entries, tarball, dir, ok, fail }) {
   writeFileSync(join(dir, 'consumer.cts'), consumerSource(pkg.name, entries));
   writeFileSync(join(dir, 'consumer.ts'), consumerSource(pkg.name, entries));
   const tsc = join(root, 'node_modules', 'typescript', 'bin', 'tsc');
-  const settings = { strict: true, noEmit: true, skipLibCheck: false, types: [], lib: ['es2022', 'dom', 'dom.iterable'], target: 'es2022' };
+  const settings = {
+    strict: true,
+    noEmit: true,
+    skipLibCheck: false,
+    types: [],
+    lib: ['es2022', 'dom', 'dom.iterable'],
+    target: 'es2022',
+  };
   for (const [name, compilerOptions, files] of [
     ['node16', { module: 'node16', moduleResolution: 'node16' }, ['consumer.mts', 'consumer.cts']],
     ['bundler', { module: 'esnext', moduleResolution: 'bundler' }, ['consumer.ts']],
   ]) {
-    writeFileSync(join(dir, `tsconfig.${name}.json`), JSON.stringify({ compilerOptions: { ...settings, ...compilerOptions }, files }));
-    attempt(`tsc: a consumer (${files.join(', ')}) type-checks under moduleResolution ${name}`, 'node', [tsc, '-p', `tsconfig.${name}.json`]);
+    writeFileSync(
+      join(dir, `tsconfig.${name}.json`),
+      JSON.stringify({ compilerOptions: { ...settings, ...compilerOptions }, files }),
+    );
+    attempt(`tsc: a consumer (${files.join(', ')}) type-checks under moduleResolution ${name}`, 'node', [
+      tsc,
+      '-p',
+      `tsconfig.${name}.json`,
+    ]);
   }
 }
 
@@ -59,7 +87,8 @@ function linkPeers(root, dir, ok) {
   if (existsSync(distDir)) {
     for (const file of execFileSync('ls', [distDir], { encoding: 'utf8' }).split('\n').filter(Boolean)) {
       const text = readFileSync(join(distDir, file), 'utf8');
-      for (const [, name] of text.matchAll(/(?:from\s+|require\()["']((?:@[^/"']+\/)?[^./"'][^/"']*)/g)) wanted.add(name);
+      for (const [, name] of text.matchAll(/(?:from\s+|require\()["']((?:@[^/"']+\/)?[^./"'][^/"']*)/g))
+        wanted.add(name);
     }
   }
   const linked = [];
@@ -79,7 +108,8 @@ const pkg = (root) => JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'
 
 /** A script that loads every entry, then runs one real delivery through the core and the Fetch adapter. */
 function runtimeCheck(format, name, specifiers) {
-  const load = format === 'esm' ? (spec) => `await import(${JSON.stringify(spec)})` : (spec) => `require(${JSON.stringify(spec)})`;
+  const load =
+    format === 'esm' ? (spec) => `await import(${JSON.stringify(spec)})` : (spec) => `require(${JSON.stringify(spec)})`;
   const body = `
   const names = {};
   for (const [spec, mod] of [${specifiers.map((spec) => `[${JSON.stringify(spec)}, ${load(spec)}]`).join(', ')}]) {
@@ -98,7 +128,9 @@ function runtimeCheck(format, name, specifiers) {
   const response = await webhookHandler(receiver, {})(new Request('http://127.0.0.1/webhook', { method: 'POST', ...signed }));
   if (response.status !== 200) throw new Error('the Fetch adapter answered ' + response.status + ' ' + (await response.text()));
   process.stdout.write(JSON.stringify(names));`;
-  return format === 'esm' ? body : `(async () => {${body}\n})().catch((error) => { console.error(error); process.exit(1); });`;
+  return format === 'esm'
+    ? body
+    : `(async () => {${body}\n})().catch((error) => { console.error(error); process.exit(1); });`;
 }
 
 /** A typed consumer: real calls on the core, every entry imported, and errors expected where types must bite. */

@@ -27,7 +27,12 @@ const step = (title) => console.log(`\n${title}`);
 /** Runs a tool; returns its output, or records the failure with the output that explains it. */
 function run(label, command, args, options = {}) {
   try {
-    const out = execFileSync(command, args, { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], ...options });
+    const out = execFileSync(command, args, {
+      cwd: root,
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'pipe'],
+      ...options,
+    });
     ok(label);
     return out;
   } catch (error) {
@@ -39,7 +44,11 @@ function run(label, command, args, options = {}) {
 /** The package's entry points, read from its exports map so new entries are checked without editing this script. */
 const entries = Object.keys(pkg.exports)
   .filter((key) => key !== './package.json')
-  .map((key) => ({ key, specifier: key === '.' ? pkg.name : `${pkg.name}/${key.slice(2)}`, conditions: pkg.exports[key] }));
+  .map((key) => ({
+    key,
+    specifier: key === '.' ? pkg.name : `${pkg.name}/${key.slice(2)}`,
+    conditions: pkg.exports[key],
+  }));
 
 step(`package.json (${entries.length} entries: ${entries.map((entry) => entry.key).join(', ')})`);
 if (!existsSync(join(root, 'dist'))) {
@@ -49,14 +58,22 @@ if (!existsSync(join(root, 'dist'))) {
 if (pkg.sideEffects === false) ok('sideEffects: false');
 else fail('package.json needs "sideEffects": false so bundlers can drop unused entries');
 for (const { key, conditions } of entries) {
-  for (const target of [conditions.import?.types, conditions.import?.default, conditions.require?.types, conditions.require?.default]) {
-    if (!target || !existsSync(join(root, target))) fail(`exports["${key}"] needs import/require × types/default files that exist; ${target ?? 'one'} is missing`);
+  for (const target of [
+    conditions.import?.types,
+    conditions.import?.default,
+    conditions.require?.types,
+    conditions.require?.default,
+  ]) {
+    if (!target || !existsSync(join(root, target)))
+      fail(`exports["${key}"] needs import/require × types/default files that exist; ${target ?? 'one'} is missing`);
   }
   if (key === '.') continue;
   // moduleResolution "node10" ignores exports; typesVersions is how it finds subpath types.
   const mapped = pkg.typesVersions?.['*']?.[key.slice(2)]?.[0];
   if (mapped !== conditions.require?.types) {
-    fail(`typesVersions["*"]["${key.slice(2)}"] must be ["${conditions.require?.types}"] (node10 type resolution); run: npm pkg set 'typesVersions[*][${key.slice(2)}][0]=${conditions.require?.types}'`);
+    fail(
+      `typesVersions["*"]["${key.slice(2)}"] must be ["${conditions.require?.types}"] (node10 type resolution); run: npm pkg set 'typesVersions[*][${key.slice(2)}][0]=${conditions.require?.types}'`,
+    );
   }
 }
 for (const [name, file] of Object.entries(typeof pkg.bin === 'string' ? { [pkg.name]: pkg.bin } : (pkg.bin ?? {}))) {
@@ -72,7 +89,13 @@ step('npm pack');
 const work = mkdtempSync(join(tmpdir(), 'check-package-'));
 let tarball;
 try {
-  const packed = JSON.parse(execFileSync('npm', ['pack', '--json', '--pack-destination', work], { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] }));
+  const packed = JSON.parse(
+    execFileSync('npm', ['pack', '--json', '--pack-destination', work], {
+      cwd: root,
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'pipe'],
+    }),
+  );
   tarball = join(work, packed[0].filename);
   const files = packed[0].files.map((file) => file.path);
   ok(`${packed[0].filename}: ${files.length} files, ${packed[0].size} bytes packed`);
@@ -80,7 +103,11 @@ try {
   if (stray.length > 0) fail(`the tarball carries files users do not need: ${stray.join(', ')}`);
 
   step('@arethetypeswrong/cli on the tarball');
-  run('attw: no problems for any entry under node10, node16 (CJS and ESM) and bundler', bin('attw'), [tarball, '--format', 'table-flipped']);
+  run('attw: no problems for any entry under node10, node16 (CJS and ESM) and bundler', bin('attw'), [
+    tarball,
+    '--format',
+    'table-flipped',
+  ]);
 
   step('install the tarball into a fresh project; import, require and type-check every entry');
   checkConsumer({ root, pkg, entries, tarball, dir: join(work, 'consumer'), ok, fail });
@@ -116,6 +143,9 @@ function reportSizes() {
     const line = `${key.padEnd(10)} ${conditions.import.default}: ${raw} bytes raw, ${gzip} bytes gzipped (with its chunks)`;
     if (key !== '.') console.log(`    ${line}`);
     else if (gzip <= CORE_GZIP_BUDGET) ok(`${line}; budget ${CORE_GZIP_BUDGET} gzipped`);
-    else fail(`${line}: over the ${CORE_GZIP_BUDGET}-byte budget. Keep the core small, or raise CORE_GZIP_BUDGET in scripts/check-package.mjs on purpose.`);
+    else
+      fail(
+        `${line}: over the ${CORE_GZIP_BUDGET}-byte budget. Keep the core small, or raise CORE_GZIP_BUDGET in scripts/check-package.mjs on purpose.`,
+      );
   }
 }

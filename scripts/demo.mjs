@@ -15,30 +15,76 @@ buildIfNeeded();
 linkPackageInto(example);
 // Imported only now: both need the built package and the link made just above.
 const { startPublisher } = await import('../examples/express-publisher/app.mjs');
-const { articleSyncPayload, articleTrashPayload, signDelivery, testPayload } = await import('webhook-cms-receiver/testing');
+const { articleSyncPayload, articleTrashPayload, signDelivery, testPayload } = await import(
+  'webhook-cms-receiver/testing'
+);
 
 // A token from the environment is used as given (the demo test passes one to prove it is never printed).
 const token = process.env.WEBHOOK_TOKEN || randomBytes(24).toString('base64url');
 const contentDir = await mkdtemp(join(tmpdir(), 'webhook-demo-'));
 const serverLog = [];
-const publisher = await startPublisher({ token, contentDir, port: 0, log: (line) => serverLog.push(line), onError: (error) => serverLog.push(`handler error: ${error.message}`) });
+const publisher = await startPublisher({
+  token,
+  contentDir,
+  port: 0,
+  log: (line) => serverLog.push(line),
+  onError: (error) => serverLog.push(`handler error: ${error.message}`),
+});
 const endpoint = `${publisher.url}/webhook`;
 
 const now = () => Math.floor(Date.now() / 1000);
 const article = articleSyncPayload({ article: { slug: 'hello-webhooks', title: 'Hello, webhooks' } });
 const syncId = globalThis.crypto.randomUUID();
 const steps = [
-  { event: 'test', action: 'Test Connection from the dashboard', expect: 200, make: () => signDelivery({ token, payload: testPayload() }) },
-  { event: 'article.sync', action: 'article published', expect: 200, make: () => signDelivery({ token, payload: article, deliveryId: syncId, timestamp: now() - 2 }) },
-  { event: 'article.sync', action: 'same delivery again (service retry)', expect: 200, duplicate: true, make: () => signDelivery({ token, payload: article, deliveryId: syncId }) },
-  { event: 'article.sync', action: 'body changed after signing', expect: 403, make: () => tamper(signDelivery({ token, payload: articleSyncPayload({ article: { title: 'Hello, webhooks' } }) })) },
-  { event: 'article.sync', action: 'signed 10 minutes ago', expect: 403, make: () => signDelivery({ token, payload: articleSyncPayload(), timestamp: now() - 600 }) },
-  { event: 'article.sync', action: 'wrong token', expect: 401, make: () => signDelivery({ token: `${token}-old`, payload: articleSyncPayload() }) },
-  { event: 'article.trash', action: 'article deleted', expect: 200, make: () => signDelivery({ token, payload: articleTrashPayload({ article: { slug: 'hello-webhooks' } }) }) },
+  {
+    event: 'test',
+    action: 'Test Connection from the dashboard',
+    expect: 200,
+    make: () => signDelivery({ token, payload: testPayload() }),
+  },
+  {
+    event: 'article.sync',
+    action: 'article published',
+    expect: 200,
+    make: () => signDelivery({ token, payload: article, deliveryId: syncId, timestamp: now() - 2 }),
+  },
+  {
+    event: 'article.sync',
+    action: 'same delivery again (service retry)',
+    expect: 200,
+    duplicate: true,
+    make: () => signDelivery({ token, payload: article, deliveryId: syncId }),
+  },
+  {
+    event: 'article.sync',
+    action: 'body changed after signing',
+    expect: 403,
+    make: () => tamper(signDelivery({ token, payload: articleSyncPayload({ article: { title: 'Hello, webhooks' } }) })),
+  },
+  {
+    event: 'article.sync',
+    action: 'signed 10 minutes ago',
+    expect: 403,
+    make: () => signDelivery({ token, payload: articleSyncPayload(), timestamp: now() - 600 }),
+  },
+  {
+    event: 'article.sync',
+    action: 'wrong token',
+    expect: 401,
+    make: () => signDelivery({ token: `${token}-old`, payload: articleSyncPayload() }),
+  },
+  {
+    event: 'article.trash',
+    action: 'article deleted',
+    expect: 200,
+    make: () => signDelivery({ token, payload: articleTrashPayload({ article: { slug: 'hello-webhooks' } }) }),
+  },
 ];
 
 console.log(`\nwebhook-cms-receiver demo: the express-publisher example at ${endpoint}`);
-console.log(`Token: ${process.env.WEBHOOK_TOKEN ? 'from WEBHOOK_TOKEN' : 'freshly generated'} (never printed). Content folder: ${contentDir}\n`);
+console.log(
+  `Token: ${process.env.WEBHOOK_TOKEN ? 'from WEBHOOK_TOKEN' : 'freshly generated'} (never printed). Content folder: ${contentDir}\n`,
+);
 
 const rows = [];
 const changes = [];
@@ -47,14 +93,23 @@ for (const [index, step] of steps.entries()) {
   const { headers, body } = step.make();
   const response = await fetch(endpoint, { method: 'POST', headers, body });
   const text = await response.text();
-  const matched = response.status === step.expect && (step.duplicate === undefined || JSON.parse(text).duplicate === step.duplicate);
-  rows.push([String(index + 1), step.event, step.action, String(response.status), text, matched ? '✓' : `✗ expected ${step.expect}`]);
+  const matched =
+    response.status === step.expect && (step.duplicate === undefined || JSON.parse(text).duplicate === step.duplicate);
+  rows.push([
+    String(index + 1),
+    step.event,
+    step.action,
+    String(response.status),
+    text,
+    matched ? '✓' : `✗ expected ${step.expect}`,
+  ]);
   const after = (await readdir(contentDir)).sort();
   const written = after.filter((file) => !before.includes(file));
   const removed = before.filter((file) => !after.includes(file));
   if (written.length > 0) changes.push(`  step ${index + 1} wrote   ${written.join(', ')}`);
   if (removed.length > 0) changes.push(`  step ${index + 1} removed ${removed.join(', ')}`);
-  if (written.includes('hello-webhooks.md')) changes.push(indent(await readFile(join(contentDir, 'hello-webhooks.md'), 'utf8')));
+  if (written.includes('hello-webhooks.md'))
+    changes.push(indent(await readFile(join(contentDir, 'hello-webhooks.md'), 'utf8')));
   before = after;
 }
 printTable(['#', 'event', 'what was sent', 'status', 'response body', 'ok'], rows);
@@ -62,8 +117,14 @@ console.log(`\nFiles in the content folder:\n${changes.join('\n')}`);
 if (serverLog.length > 0) console.log(`\nServer log:\n${serverLog.map((line) => `  ${line}`).join('\n')}`);
 
 const failed = rows.filter((row) => row[5] !== '✓').length;
-console.log(failed === 0 ? '\nEvery delivery got the answer the contract prescribes.' : `\n${failed} step(s) got an unexpected answer.`);
-console.log('Next: copy examples/express-publisher and read its README, or see the Adapters section of README.md for Hono, Bun, Deno, Workers and Next.js.');
+console.log(
+  failed === 0
+    ? '\nEvery delivery got the answer the contract prescribes.'
+    : `\n${failed} step(s) got an unexpected answer.`,
+);
+console.log(
+  'Next: copy examples/express-publisher and read its README, or see the Adapters section of README.md for Hono, Bun, Deno, Workers and Next.js.',
+);
 await publisher.close();
 await rm(contentDir, { recursive: true, force: true });
 process.exitCode = failed === 0 ? 0 : 1;
@@ -80,7 +141,11 @@ function tamper({ headers, body }) {
 
 function printTable(header, body) {
   const widths = header.map((title, column) => Math.max(title.length, ...body.map((row) => row[column].length)));
-  const line = (cells) => cells.map((cell, column) => cell.padEnd(widths[column])).join('  ').trimEnd();
+  const line = (cells) =>
+    cells
+      .map((cell, column) => cell.padEnd(widths[column]))
+      .join('  ')
+      .trimEnd();
   console.log(line(header));
   console.log(line(widths.map((width) => '─'.repeat(width))));
   for (const row of body) console.log(line(row));
@@ -89,7 +154,9 @@ function printTable(header, body) {
 // A fresh clone has no dist/ yet, and after editing src/ it is stale: build before importing it.
 function buildIfNeeded() {
   const built = join(root, 'dist', 'testing.js');
-  const sources = ['src', 'adapters'].flatMap((dir) => readdirSync(join(root, dir), { recursive: true }).map((file) => join(root, dir, String(file))));
+  const sources = ['src', 'adapters'].flatMap((dir) =>
+    readdirSync(join(root, dir), { recursive: true }).map((file) => join(root, dir, String(file))),
+  );
   if (existsSync(built) && sources.every((file) => statSync(file).mtimeMs <= statSync(built).mtimeMs)) return;
   console.log('Building the package first (dist/ is missing or older than src/)…');
   const tsup = join(root, 'node_modules', 'tsup', 'dist', 'cli-default.js');

@@ -33,7 +33,14 @@ export type {
 } from './events/types.js';
 export type { HeadersInput } from './http/headers.js';
 export type { BodyInput } from './http/body.js';
-export { serveRequest, verifyRequest, type AdapterRequest, type RequestBody, type AlreadyParsed, type HttpAnswer } from './http/serve-request.js';
+export {
+  serveRequest,
+  verifyRequest,
+  type AdapterRequest,
+  type RequestBody,
+  type AlreadyParsed,
+  type HttpAnswer,
+} from './http/serve-request.js';
 export type { BodyStream, FetchBody } from './http/read-body.js';
 export { memoryDedupStore, type MemoryDedupStoreOptions } from './dedup/memory-store.js';
 export {

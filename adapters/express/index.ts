@@ -8,7 +8,16 @@
  * ```
  * @module webhook-cms-receiver/express
  */
-import { serveRequest, verifyRequest, type AdapterRequest, type HttpAnswer, type Receiver, type RequestBody, type WebhookEvent, type WebhookHandlers } from 'webhook-cms-receiver';
+import {
+  serveRequest,
+  verifyRequest,
+  type AdapterRequest,
+  type HttpAnswer,
+  type Receiver,
+  type RequestBody,
+  type WebhookEvent,
+  type WebhookHandlers,
+} from 'webhook-cms-receiver';
 
 /** The parts of an Express 4 or 5 request this adapter reads (a Node `IncomingMessage`). */
 export interface ExpressRequest extends AsyncIterable<Uint8Array> {

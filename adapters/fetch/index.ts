@@ -8,7 +8,15 @@
  * ```
  * @module webhook-cms-receiver/fetch
  */
-import { serveRequest, verifyRequest, type AdapterRequest, type HttpAnswer, type Receiver, type WebhookEvent, type WebhookHandlers } from 'webhook-cms-receiver';
+import {
+  serveRequest,
+  verifyRequest,
+  type AdapterRequest,
+  type HttpAnswer,
+  type Receiver,
+  type WebhookEvent,
+  type WebhookHandlers,
+} from 'webhook-cms-receiver';
 
 /**
  * A `(request: Request) => Promise<Response>` handler for Bun, Deno, Cloudflare Workers,
@@ -34,7 +42,9 @@ export function webhookHandler(receiver: Receiver, handlers: WebhookHandlers): (
  * console.log(result.event.type);
  * ```
  */
-export function verifyWebhook(receiver: Receiver): (request: Request) => Promise<{ event: WebhookEvent } | { response: Response }> {
+export function verifyWebhook(
+  receiver: Receiver,
+): (request: Request) => Promise<{ event: WebhookEvent } | { response: Response }> {
   return async (request) => {
     const result = await verifyRequest(receiver, fromFetch(request));
     return 'answer' in result ? { response: toResponse(result.answer) } : result;
@@ -45,7 +55,13 @@ function fromFetch(request: Request): AdapterRequest {
   return {
     method: request.method,
     headers: request.headers,
-    body: () => (request.bodyUsed ? { alreadyParsed: 'request.json() or request.text()', fix: 'Pass the Request to the webhook handler before anything reads its body.' } : request),
+    body: () =>
+      request.bodyUsed
+        ? {
+            alreadyParsed: 'request.json() or request.text()',
+            fix: 'Pass the Request to the webhook handler before anything reads its body.',
+          }
+        : request,
   };
 }
 

@@ -9,7 +9,16 @@
  * @module webhook-cms-receiver/hono
  */
 import type { Context, MiddlewareHandler } from 'hono';
-import { serveRequest, verifyRequest, type AdapterRequest, type HttpAnswer, type Receiver, type RequestBody, type WebhookEvent, type WebhookHandlers } from 'webhook-cms-receiver';
+import {
+  serveRequest,
+  verifyRequest,
+  type AdapterRequest,
+  type HttpAnswer,
+  type Receiver,
+  type RequestBody,
+  type WebhookEvent,
+  type WebhookHandlers,
+} from 'webhook-cms-receiver';
 
 /** The context variables `verifyWebhook` sets: `c.get('webhookEvent')`. */
 export type WebhookVariables = { webhookEvent: WebhookEvent };
@@ -54,7 +63,10 @@ async function bodyOf(c: Context): Promise<RequestBody> {
   const cached = (c.req as unknown as { bodyCache: { arrayBuffer?: Promise<ArrayBuffer> } }).bodyCache.arrayBuffer;
   return cached
     ? new Uint8Array(await cached)
-    : { alreadyParsed: 'c.req.json() or c.req.text() in an earlier middleware', fix: 'Read nothing from c.req before the webhook handler, or read it with c.req.arrayBuffer(), which this adapter can reuse.' };
+    : {
+        alreadyParsed: 'c.req.json() or c.req.text() in an earlier middleware',
+        fix: 'Read nothing from c.req before the webhook handler, or read it with c.req.arrayBuffer(), which this adapter can reuse.',
+      };
 }
 
 function toResponse(answer: HttpAnswer): Response {

@@ -27,16 +27,24 @@ export function throughputChart(rows, caption) {
   for (let i = 0; i <= 4; i++) {
     const value = (top * i) / 4;
     parts.push(`<line x1="${plot.left}" x2="${plot.right}" y1="${y(value)}" y2="${y(value)}" stroke="#e5e7eb"/>`);
-    parts.push(`<text x="${plot.left - 8}" y="${y(value) + 4}" text-anchor="end" fill="#4b5563">${Math.round(value)}</text>`);
+    parts.push(
+      `<text x="${plot.left - 8}" y="${y(value) + 4}" text-anchor="end" fill="#4b5563">${Math.round(value)}</text>`,
+    );
   }
-  parts.push(`<text transform="translate(16 ${(plot.top + plot.bottom) / 2}) rotate(-90)" text-anchor="middle" fill="#4b5563">MB/s verified (higher is better)</text>`);
+  parts.push(
+    `<text transform="translate(16 ${(plot.top + plot.bottom) / 2}) rotate(-90)" text-anchor="middle" fill="#4b5563">MB/s verified (higher is better)</text>`,
+  );
   rows.forEach((row, g) => {
     const start = plot.left + g * groupWidth + (groupWidth - barWidth * names.length) / 2;
     mbps[g].forEach((value, k) => {
       const top = y(value);
-      parts.push(`<rect x="${(start + k * barWidth).toFixed(1)}" y="${top.toFixed(1)}" width="${(barWidth - 3).toFixed(1)}" height="${(plot.bottom - top).toFixed(1)}" fill="${COLORS[k % COLORS.length]}"><title>${escapeXml(`${names[k]}, ${row.label}: ${value.toFixed(1)} MB/s`)}</title></rect>`);
+      parts.push(
+        `<rect x="${(start + k * barWidth).toFixed(1)}" y="${top.toFixed(1)}" width="${(barWidth - 3).toFixed(1)}" height="${(plot.bottom - top).toFixed(1)}" fill="${COLORS[k % COLORS.length]}"><title>${escapeXml(`${names[k]}, ${row.label}: ${value.toFixed(1)} MB/s`)}</title></rect>`,
+      );
     });
-    parts.push(`<text x="${(plot.left + (g + 0.5) * groupWidth).toFixed(1)}" y="${plot.bottom + 18}" text-anchor="middle">${escapeXml(row.label)}</text>`);
+    parts.push(
+      `<text x="${(plot.left + (g + 0.5) * groupWidth).toFixed(1)}" y="${plot.bottom + 18}" text-anchor="middle">${escapeXml(row.label)}</text>`,
+    );
   });
   parts.push(`<line x1="${plot.left}" x2="${plot.right}" y1="${plot.bottom}" y2="${plot.bottom}" stroke="#374151"/>`);
   let legendX = plot.left;

@@ -13,11 +13,15 @@ export const SIZES = [
 ];
 
 // A paragraph of the mixed text SEO articles carry: accents, dashes, quotes, CJK and an emoji.
-const PARAGRAPH = 'Le référencement naturel — « SEO » — reste la source de trafic la plus durable. 検索エンジン最適化は長期戦です。 Write for people first 🚀, then for crawlers. ';
+const PARAGRAPH =
+  'Le référencement naturel — « SEO » — reste la source de trafic la plus durable. 検索エンジン最適化は長期戦です。 Write for people first 🚀, then for crawlers. ';
 
 /** The JSON text of an article.sync envelope whose UTF-8 form is exactly `size` bytes. */
 export function articleBody(size, { id = 'a7d1e1b0-52c4-4a53-9c1e-0f6d3b8a9e21' } = {}) {
-  const build = (markdown, html) => JSON.stringify(articleSyncPayload({ timestamp: 1_767_225_600, article: { id, content_markdown: markdown, content_html: html } }));
+  const build = (markdown, html) =>
+    JSON.stringify(
+      articleSyncPayload({ timestamp: 1_767_225_600, article: { id, content_markdown: markdown, content_html: html } }),
+    );
   const base = Buffer.byteLength(build('', ''));
   if (base > size) throw new Error(`an article.sync envelope needs at least ${base} bytes`);
   // Markdown and HTML each carry the text once; whole paragraphs first, ASCII padding after.
@@ -28,7 +32,8 @@ export function articleBody(size, { id = 'a7d1e1b0-52c4-4a53-9c1e-0f6d3b8a9e21' 
   if (pad < 0) throw new Error('article body overshot its size');
   markdown += 'x'.repeat(pad);
   const body = build(markdown, html);
-  if (Buffer.byteLength(body) !== size) throw new Error(`article body is ${Buffer.byteLength(body)} bytes, wanted ${size}`);
+  if (Buffer.byteLength(body) !== size)
+    throw new Error(`article body is ${Buffer.byteLength(body)} bytes, wanted ${size}`);
   return body;
 }
 

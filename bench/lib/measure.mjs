@@ -26,7 +26,8 @@ async function calibrate(contender, input, batchMs) {
   let iterations = 1;
   for (;;) {
     const elapsed = await runBatch(contender, iterations, input(iterations));
-    if (elapsed >= batchMs / 4 || iterations >= 1 << 22) return Math.max(1, Math.round((iterations * batchMs) / Math.max(elapsed, 0.001)));
+    if (elapsed >= batchMs / 4 || iterations >= 1 << 22)
+      return Math.max(1, Math.round((iterations * batchMs) / Math.max(elapsed, 0.001)));
     iterations *= 2;
   }
 }

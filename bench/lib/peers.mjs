@@ -29,7 +29,8 @@ export function stripeConstructEvent(delivery) {
 /** @octokit/webhooks-methods `verify` (async, string payload) + JSON.parse, as its README shows. */
 export async function octokit(delivery) {
   const text = delivery.body.toString('utf8');
-  if (!(await octokitVerify(TOKEN, `${delivery.timestamp}.${text}`, delivery.headers['x-service-signature']))) throw new Error('octokit: bad signature');
+  if (!(await octokitVerify(TOKEN, `${delivery.timestamp}.${text}`, delivery.headers['x-service-signature'])))
+    throw new Error('octokit: bad signature');
   return JSON.parse(text);
 }
 
@@ -48,7 +49,11 @@ export function withPeerHeaders(delivery) {
   return {
     ...delivery,
     stripeHeader: `t=${timestamp},v1=${signature}`,
-    standardHeaders: { 'webhook-id': id, 'webhook-timestamp': timestamp, 'webhook-signature': `v1,${standardSignature}` },
+    standardHeaders: {
+      'webhook-id': id,
+      'webhook-timestamp': timestamp,
+      'webhook-signature': `v1,${standardSignature}`,
+    },
   };
 }
 

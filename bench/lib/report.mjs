@@ -21,7 +21,12 @@ export function ratioTable(rows) {
   const names = rows[0].results.map((r) => r.name);
   return table(
     ['body', ...names.map((name, i) => (i === 0 ? `${name} (ops/s)` : `${name}`))],
-    rows.map(({ label, results }) => [label, ...results.map((r, i) => (i === 0 ? `1.00× (${rate(r.opsPerSecond)})` : `${x(r.ratio)} (${rate(r.opsPerSecond)})`))]),
+    rows.map(({ label, results }) => [
+      label,
+      ...results.map((r, i) =>
+        i === 0 ? `1.00× (${rate(r.opsPerSecond)})` : `${x(r.ratio)} (${rate(r.opsPerSecond)})`,
+      ),
+    ]),
   );
 }
 

@@ -49,7 +49,10 @@ function honoApp() {
   app.post('/ours', honoHandler(receiver, handlers));
   app.post('/bare', async (c) => {
     const body = Buffer.from(await c.req.arrayBuffer());
-    const headers = { 'x-service-signature': c.req.header('x-service-signature'), 'x-service-timestamp': c.req.header('x-service-timestamp') };
+    const headers = {
+      'x-service-signature': c.req.header('x-service-signature'),
+      'x-service-timestamp': c.req.header('x-service-timestamp'),
+    };
     return limitAccepts(headers, body) ? c.json({ ok: true }) : c.json({ error: 'Invalid signature' }, 403);
   });
   return app;
@@ -59,8 +62,13 @@ function fetchApp() {
   const ours = fetchHandler(receiver, handlers);
   const bare = async (request) => {
     const body = Buffer.from(await request.arrayBuffer());
-    const headers = { 'x-service-signature': request.headers.get('x-service-signature'), 'x-service-timestamp': request.headers.get('x-service-timestamp') };
-    return limitAccepts(headers, body) ? Response.json({ ok: true }) : Response.json({ error: 'Invalid signature' }, { status: 403 });
+    const headers = {
+      'x-service-signature': request.headers.get('x-service-signature'),
+      'x-service-timestamp': request.headers.get('x-service-timestamp'),
+    };
+    return limitAccepts(headers, body)
+      ? Response.json({ ok: true })
+      : Response.json({ error: 'Invalid signature' }, { status: 403 });
   };
   return (request) => (request.url.endsWith('/ours') ? ours(request) : bare(request));
 }
@@ -73,9 +81,19 @@ function listen(start) {
 }
 
 const ports = {
-  'Express 4': await listen((ready) => expressApp(express4).listen(0, '127.0.0.1', function () { ready(this.address()); })),
-  'Express 5': await listen((ready) => expressApp(express5).listen(0, '127.0.0.1', function () { ready(this.address()); })),
-  'Hono (node-server)': await listen((ready) => serve({ fetch: honoApp().fetch, port: 0, hostname: '127.0.0.1' }, ready)),
+  'Express 4': await listen((ready) =>
+    expressApp(express4).listen(0, '127.0.0.1', function () {
+      ready(this.address());
+    }),
+  ),
+  'Express 5': await listen((ready) =>
+    expressApp(express5).listen(0, '127.0.0.1', function () {
+      ready(this.address());
+    }),
+  ),
+  'Hono (node-server)': await listen((ready) =>
+    serve({ fetch: honoApp().fetch, port: 0, hostname: '127.0.0.1' }, ready),
+  ),
   'Fetch (node-server)': await listen((ready) => serve({ fetch: fetchApp(), port: 0, hostname: '127.0.0.1' }, ready)),
 };
 process.send({ ports });

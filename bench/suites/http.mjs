@@ -23,11 +23,14 @@ async function sane(url, delivery) {
   const { host, ...headers } = delivery.headers;
   const response = await fetch(url, { method: 'POST', headers, body: delivery.body });
   const text = await response.text();
-  if (response.status !== 200 || JSON.parse(text).ok !== true) throw new Error(`${url} answered ${response.status} ${text}`);
+  if (response.status !== 200 || JSON.parse(text).ok !== true)
+    throw new Error(`${url} answered ${response.status} ${text}`);
 }
 
 export async function httpSuite({ rounds, seconds }) {
-  const child = fork(new URL('./http-servers.mjs', import.meta.url), { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  const child = fork(new URL('./http-servers.mjs', import.meta.url), {
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
   try {
     const [{ ports }] = await once(child, 'message');
     const rows = [];
@@ -43,12 +46,22 @@ export async function httpSuite({ rounds, seconds }) {
           for (let k = 0; k < 2; k++) {
             const index = (k + round) % 2;
             const result = await load(routes[index], signedDelivery(body), seconds);
-            if (result.errors || result.timeouts || result.non2xx) throw new Error(`${routes[index]}: ${result.errors} errors, ${result.timeouts} timeouts, ${result.non2xx} non-2xx`);
+            if (result.errors || result.timeouts || result.non2xx)
+              throw new Error(
+                `${routes[index]}: ${result.errors} errors, ${result.timeouts} timeouts, ${result.non2xx} non-2xx`,
+              );
             perRound[index].push(result.requests.average);
           }
         }
         const ratios = perRound[1].map((ours, round) => ours / perRound[0][round]);
-        rows.push({ framework, label, bare: median(perRound[0]), ours: median(perRound[1]), ratio: median(ratios), ratios });
+        rows.push({
+          framework,
+          label,
+          bare: median(perRound[0]),
+          ours: median(perRound[1]),
+          ratio: median(ratios),
+          ratios,
+        });
       }
     }
     return rows;

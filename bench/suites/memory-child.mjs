@@ -42,11 +42,17 @@ const inWindow = heapAfterGc();
 clock.at += WINDOW_MS + 1;
 let sweeps = 0;
 for (let round = 0; round < 2 * Math.ceil(COUNT / 8); round++) {
-  const outcome = store.claim({ deliveryId: remembered[round % remembered.length], signature: '0'.repeat(64), signatureTtlMs: WINDOW_MS });
+  const outcome = store.claim({
+    deliveryId: remembered[round % remembered.length],
+    signature: '0'.repeat(64),
+    signatureTtlMs: WINDOW_MS,
+  });
   if (outcome.state !== 'done') throw new Error(`a remembered id was forgotten (${outcome.state})`);
   sweeps++;
 }
 const afterWindow = heapAfterGc();
 globalThis.keepAlive = store; // the store must outlive the last measurement
 const sample = `${remembered.length} sampled ids still answered done after ${sweeps} duplicate claims`;
-process.stdout.write(`${JSON.stringify({ count: COUNT, inWindow: (inWindow - before) / COUNT, afterWindow: (afterWindow - before) / COUNT, sample })}\n`);
+process.stdout.write(
+  `${JSON.stringify({ count: COUNT, inWindow: (inWindow - before) / COUNT, afterWindow: (afterWindow - before) / COUNT, sample })}\n`,
+);

@@ -17,7 +17,8 @@ function batchFor(size, batchMs) {
 async function sane(name, fn, delivery) {
   const event = await fn(delivery);
   const type = event?.type ?? event?.event;
-  if (type !== 'article.sync') throw new Error(`${name} did not verify the bench delivery (got ${JSON.stringify(type)})`);
+  if (type !== 'article.sync')
+    throw new Error(`${name} did not verify the bench delivery (got ${JSON.stringify(type)})`);
 }
 
 export async function verifySuite({ rounds, batchMs }) {
@@ -47,7 +48,11 @@ export async function webCryptoSuite({ rounds, batchMs }) {
       { name: 'verify() on Web Crypto', fn: (d) => oursWeb.verify(d), async: true },
     ];
     for (const c of contenders) await sane(c.name, c.fn, delivery);
-    rows.push({ label, size, results: await compare(contenders, { rounds, batchMs: batchFor(size, batchMs), input: () => delivery }) });
+    rows.push({
+      label,
+      size,
+      results: await compare(contenders, { rounds, batchMs: batchFor(size, batchMs), input: () => delivery }),
+    });
   }
   return rows;
 }
@@ -58,7 +63,8 @@ export async function handleSuite({ rounds, batchMs, sizes }) {
   const handlers = { 'article.sync': () => {} };
   const handle = async (pool, i) => {
     const answer = await receiver.handle(pool[i], handlers);
-    if (answer.status !== 200 || answer.body.duplicate) throw new Error(`handle answered ${answer.status} ${JSON.stringify(answer.body)}`);
+    if (answer.status !== 200 || answer.body.duplicate)
+      throw new Error(`handle answered ${answer.status} ${JSON.stringify(answer.body)}`);
     return answer;
   };
   const rows = [];
@@ -67,7 +73,11 @@ export async function handleSuite({ rounds, batchMs, sizes }) {
       { name: 'limit', fn: (pool, i) => limit(pool[i]) },
       { name: 'handle() + memory store', fn: handle, async: true },
     ];
-    rows.push({ label, size, results: await compare(contenders, { rounds, batchMs, input: (count) => freshDeliveries(size, count) }) });
+    rows.push({
+      label,
+      size,
+      results: await compare(contenders, { rounds, batchMs, input: (count) => freshDeliveries(size, count) }),
+    });
   }
   return rows;
 }

@@ -3,7 +3,9 @@ import { webhookHandler } from 'webhook-cms-receiver/fetch';
 
 const token = Bun.env.WEBHOOK_TOKEN;
 if (!token) {
-  console.error('WEBHOOK_TOKEN is not set. Copy the token from Profile Settings → CMS Integration and run: WEBHOOK_TOKEN=... bun run start');
+  console.error(
+    'WEBHOOK_TOKEN is not set. Copy the token from Profile Settings → CMS Integration and run: WEBHOOK_TOKEN=... bun run start',
+  );
   process.exit(1);
 }
 

@@ -3,7 +3,9 @@ import { webhookHandler } from 'webhook-cms-receiver/fetch';
 
 const token = Deno.env.get('WEBHOOK_TOKEN');
 if (!token) {
-  console.error('WEBHOOK_TOKEN is not set. Copy the token from Profile Settings → CMS Integration and run: WEBHOOK_TOKEN=... deno task start');
+  console.error(
+    'WEBHOOK_TOKEN is not set. Copy the token from Profile Settings → CMS Integration and run: WEBHOOK_TOKEN=... deno task start',
+  );
   Deno.exit(1);
 }
 
@@ -31,5 +33,6 @@ Deno.serve(
     port: Number(Deno.env.get('PORT') ?? 3000),
     onListen: ({ hostname, port }) => console.log(`Listening on http://${hostname}:${port}/webhook`),
   },
-  (request) => (new URL(request.url).pathname === '/webhook' ? webhook(request) : new Response('Not found', { status: 404 })),
+  (request) =>
+    new URL(request.url).pathname === '/webhook' ? webhook(request) : new Response('Not found', { status: 404 }),
 );

@@ -23,7 +23,9 @@ export function isSafeSlug(slug) {
  */
 export function safeSlug(slug) {
   if (!isSafeSlug(slug)) {
-    throw new Error(`Refusing slug ${JSON.stringify(slug)}: only a-z, 0-9 and "-" (1 to 200 characters) are allowed in file names. Fix the slug in the dashboard; the service retries.`);
+    throw new Error(
+      `Refusing slug ${JSON.stringify(slug)}: only a-z, 0-9 and "-" (1 to 200 characters) are allowed in file names. Fix the slug in the dashboard; the service retries.`,
+    );
   }
   return slug;
 }
@@ -36,7 +38,16 @@ export function safeSlug(slug) {
  * frontMatter({ title: 'Hello', slug: 'hello', tags: ['a'] });
  */
 export function frontMatter(article) {
-  const fields = ['title', 'slug', 'status', 'tags', 'meta_description', 'published_at', 'scheduled_at', 'featured_image_url'];
+  const fields = [
+    'title',
+    'slug',
+    'status',
+    'tags',
+    'meta_description',
+    'published_at',
+    'scheduled_at',
+    'featured_image_url',
+  ];
   const lines = fields.map((field) => `${field}: ${JSON.stringify(article[field] ?? null)}`);
   return `---\n${lines.join('\n')}\n---\n`;
 }

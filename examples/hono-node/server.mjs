@@ -2,7 +2,9 @@ import { startServer } from './app.mjs';
 
 const token = process.env.WEBHOOK_TOKEN;
 if (!token) {
-  console.error('WEBHOOK_TOKEN is not set. Copy the token shown in Profile Settings → CMS Integration and start with:\n  WEBHOOK_TOKEN=<your token> npm start');
+  console.error(
+    'WEBHOOK_TOKEN is not set. Copy the token shown in Profile Settings → CMS Integration and start with:\n  WEBHOOK_TOKEN=<your token> npm start',
+  );
   process.exit(1);
 }
 

@@ -9,14 +9,17 @@ type EventName = (typeof EVENTS)[number];
 export function tokenFrom(flag: string | undefined, env: Record<string, string | undefined>): string {
   const token = flag ?? env.WEBHOOK_TOKEN;
   if (!token) {
-    throw new UsageError('missing token: set WEBHOOK_TOKEN (or pass --token TOKEN) to the token shown once in Profile Settings → CMS Integration.');
+    throw new UsageError(
+      'missing token: set WEBHOOK_TOKEN (or pass --token TOKEN) to the token shown once in Profile Settings → CMS Integration.',
+    );
   }
   return token;
 }
 
 /** An http(s) URL, or a usage error showing what one looks like. */
 export function urlFrom(flag: string | undefined): string {
-  if (!flag) throw new UsageError('missing --url: give the endpoint\'s full address, e.g. --url http://127.0.0.1:3000/webhook');
+  if (!flag)
+    throw new UsageError("missing --url: give the endpoint's full address, e.g. --url http://127.0.0.1:3000/webhook");
   let url: URL | undefined;
   try {
     url = new URL(flag);
@@ -24,14 +27,17 @@ export function urlFrom(flag: string | undefined): string {
     // reported below
   }
   if (url?.protocol !== 'http:' && url?.protocol !== 'https:') {
-    throw new UsageError(`invalid --url "${flag}": give the full address with http:// or https://, e.g. http://127.0.0.1:3000/webhook`);
+    throw new UsageError(
+      `invalid --url "${flag}": give the full address with http:// or https://, e.g. http://127.0.0.1:3000/webhook`,
+    );
   }
   return url.href;
 }
 
 export function eventFrom(flag: string | undefined): EventName | undefined {
   if (flag === undefined) return undefined;
-  if (!(EVENTS as readonly string[]).includes(flag)) throw new UsageError(`unknown event "${flag}": use one of ${EVENTS.join(', ')}.`);
+  if (!(EVENTS as readonly string[]).includes(flag))
+    throw new UsageError(`unknown event "${flag}": use one of ${EVENTS.join(', ')}.`);
   return flag as EventName;
 }
 
@@ -48,7 +54,10 @@ export function readFile(path: string): Uint8Array {
 export function samplePayload(event: EventName, article?: Record<string, unknown>): object {
   if (event === 'article.sync') return articleSyncPayload({ article });
   if (event === 'article.trash') return articleTrashPayload({ article });
-  if (article) throw new UsageError('--file with an article makes no sense for the test event (it carries none); drop --file, or give a whole envelope.');
+  if (article)
+    throw new UsageError(
+      '--file with an article makes no sense for the test event (it carries none); drop --file, or give a whole envelope.',
+    );
   return testPayload();
 }
 
@@ -56,10 +65,16 @@ export function samplePayload(event: EventName, article?: Record<string, unknown
  * What `send` delivers: a whole envelope from --file as its exact text, an article from --file
  * inside the sample envelope for --event, or the sample envelope alone.
  */
-export function sendPayload(eventFlag: string | undefined, file: string | undefined): { payload: object | string; event: string } {
+export function sendPayload(
+  eventFlag: string | undefined,
+  file: string | undefined,
+): { payload: object | string; event: string } {
   const event = eventFrom(eventFlag);
   if (file === undefined) {
-    if (!event) throw new UsageError('missing --event: use article.sync, article.trash or test (or --file with a whole envelope).');
+    if (!event)
+      throw new UsageError(
+        'missing --event: use article.sync, article.trash or test (or --file with a whole envelope).',
+      );
     return { payload: samplePayload(event), event };
   }
   const text = new TextDecoder().decode(readFile(file));
@@ -67,14 +82,23 @@ export function sendPayload(eventFlag: string | undefined, file: string | undefi
   try {
     json = JSON.parse(text);
   } catch (error) {
-    throw new UsageError(`--file ${file} is not valid JSON (${(error as Error).message}); the service only sends JSON.`);
+    throw new UsageError(
+      `--file ${file} is not valid JSON (${(error as Error).message}); the service only sends JSON.`,
+    );
   }
-  if (typeof json !== 'object' || json === null || Array.isArray(json)) throw new UsageError(`--file ${file} must hold a JSON object: an envelope or an article.`);
+  if (typeof json !== 'object' || json === null || Array.isArray(json))
+    throw new UsageError(`--file ${file} must hold a JSON object: an envelope or an article.`);
   const envelopeEvent = (json as { event?: unknown }).event;
   if (typeof envelopeEvent === 'string') {
-    if (event && event !== envelopeEvent) throw new UsageError(`--event ${event} disagrees with the file's "event": "${envelopeEvent}"; drop --event or fix the file.`);
+    if (event && event !== envelopeEvent)
+      throw new UsageError(
+        `--event ${event} disagrees with the file's "event": "${envelopeEvent}"; drop --event or fix the file.`,
+      );
     return { payload: text, event: envelopeEvent };
   }
-  if (!event) throw new UsageError(`--file ${file} holds an article, not an envelope: add --event article.sync or article.trash.`);
+  if (!event)
+    throw new UsageError(
+      `--file ${file} holds an article, not an envelope: add --event article.sync or article.trash.`,
+    );
   return { payload: samplePayload(event, json as Record<string, unknown>), event };
 }

@@ -35,6 +35,7 @@ export function parseFlags<T extends Options>(args: string[], options: T): Flags
 /** A whole number from `min` on, for flags like --repeat and --stale. */
 export function wholeNumber(value: string | undefined, flag: string, min: number): number | undefined {
   if (value === undefined) return undefined;
-  if (!/^\d+$/.test(value) || Number(value) < min) throw new UsageError(`${flag} must be a whole number from ${min} on, got "${value}".`);
+  if (!/^\d+$/.test(value) || Number(value) < min)
+    throw new UsageError(`${flag} must be a whole number from ${min} on, got "${value}".`);
   return Number(value);
 }

@@ -13,7 +13,9 @@ run(process.argv.slice(2), {
   (error: unknown) => {
     const secret = process.env.WEBHOOK_TOKEN;
     const message = String((error as Error)?.stack ?? error);
-    process.stderr.write(`webhook-cms-receiver: unexpected error, please report it: ${secret ? message.split(secret).join('***') : message}\n`);
+    process.stderr.write(
+      `webhook-cms-receiver: unexpected error, please report it: ${secret ? message.split(secret).join('***') : message}\n`,
+    );
     process.exitCode = EXIT.failed;
   },
 );

@@ -28,7 +28,10 @@ export async function run(argv: string[], io: Io): Promise<number> {
     throw new UsageError(`unknown command "${command}": use send or sign.`);
   } catch (error) {
     if (!(error instanceof UsageError)) throw error;
-    const help = command === 'send' || command === 'sign' ? `webhook-cms-receiver ${command} --help` : 'webhook-cms-receiver --help';
+    const help =
+      command === 'send' || command === 'sign'
+        ? `webhook-cms-receiver ${command} --help`
+        : 'webhook-cms-receiver --help';
     redacting(io, io.env.WEBHOOK_TOKEN).stderr(`webhook-cms-receiver: ${error.message}\nRun \`${help}\` for usage.\n`);
     return EXIT.usage;
   }

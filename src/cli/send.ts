@@ -55,7 +55,10 @@ export async function sendCommand(args: string[], io: Io): Promise<number> {
 }
 
 function attemptLine(attempt: DeliveryAttempt): string {
-  const answer = attempt.status === null ? `no answer after ${attempt.elapsedMs} ms: ${attempt.error}` : `${attempt.status} in ${attempt.elapsedMs} ms  ${shortBody(attempt.body)}`;
+  const answer =
+    attempt.status === null
+      ? `no answer after ${attempt.elapsedMs} ms: ${attempt.error}`
+      : `${attempt.status} in ${attempt.elapsedMs} ms  ${shortBody(attempt.body)}`;
   const next = attempt.retryInMs === null ? '' : `  (retrying in ${attempt.retryInMs / 1000} s)`;
   return `  attempt ${attempt.number}: ${answer}${next}\n`;
 }
@@ -68,11 +71,15 @@ function shortBody(body: unknown): string {
 function outcomeLine(result: DeliveryResult, flags: SendFlags): string {
   const last = result.attempts[result.attempts.length - 1]!;
   if (result.outcome === 'delivered') {
-    const duplicate = (last.body as { duplicate?: unknown } | null)?.duplicate === true ? ' (a duplicate: the endpoint had already handled this delivery id)' : '';
+    const duplicate =
+      (last.body as { duplicate?: unknown } | null)?.duplicate === true
+        ? ' (a duplicate: the endpoint had already handled this delivery id)'
+        : '';
     const url = result.publishedUrl ? `, published_url ${result.publishedUrl}` : '';
     return `delivered${url}${duplicate}\n`;
   }
-  if (result.outcome === 'refused') return `refused with ${last.status}; the service never retries 401 or 403. ${refusalHint(last.status!, flags)}\n`;
+  if (result.outcome === 'refused')
+    return `refused with ${last.status}; the service never retries 401 or 403. ${refusalHint(last.status!, flags)}\n`;
   return `gave up after ${result.attempts.length} attempt(s); the service would now leave the delivery to its scheduler and, after repeated failures, mark the article's sync as error.\n`;
 }
 
@@ -81,5 +88,5 @@ function refusalHint(status: number, flags: SendFlags): string {
   if (status === 403 && flags.tamper) return 'As expected: the body was tampered with.';
   if (status === 403 && flags.stale !== undefined) return 'As expected if the timestamp is 300 s old or more.';
   if (status === 401) return 'Check that the endpoint uses the same token (its WEBHOOK_TOKEN).';
-  return 'Check the endpoint\'s clock (Request expired) and that it verifies the raw body bytes (Invalid signature).';
+  return "Check the endpoint's clock (Request expired) and that it verifies the raw body bytes (Invalid signature).";
 }

@@ -25,7 +25,10 @@ export function signCommand(args: string[], io: Io): number {
   }
   const token = tokenFrom(flags.token, io.env);
   const out = redacting(io, token);
-  if ((flags.file === undefined) === (flags.event === undefined)) throw new UsageError('give exactly one of --file BODY (the exact body to sign) or --event EVENT (a sample envelope).');
+  if ((flags.file === undefined) === (flags.event === undefined))
+    throw new UsageError(
+      'give exactly one of --file BODY (the exact body to sign) or --event EVENT (a sample envelope).',
+    );
   const url = urlFrom(flags.url ?? 'http://127.0.0.1:3000/webhook');
   const now = Math.floor(Date.now() / 1000);
   const timestamp = String(wholeNumber(flags.timestamp, '--timestamp', 0) ?? now);
@@ -41,10 +44,20 @@ export function signCommand(args: string[], io: Io): number {
   headers.push(['X-Service-Delivery-Id', flags['delivery-id'] ?? globalThis.crypto.randomUUID()]);
 
   out.stdout(`Authorization: Bearer ***\n${headers.map(([name, value]) => `${name}: ${value}`).join('\n')}\n\n`);
-  if (Math.abs(now - Number(timestamp)) >= TOLERANCE_SECONDS) out.stdout(`# This timestamp is ${TOLERANCE_SECONDS} s or more from now: the endpoint will answer 403 Request expired.\n`);
-  out.stdout(`# Valid for ${TOLERANCE_SECONDS} s after the timestamp. The command reads the token from $WEBHOOK_TOKEN: export it first.\n`);
+  if (Math.abs(now - Number(timestamp)) >= TOLERANCE_SECONDS)
+    out.stdout(
+      `# This timestamp is ${TOLERANCE_SECONDS} s or more from now: the endpoint will answer 403 Request expired.\n`,
+    );
+  out.stdout(
+    `# Valid for ${TOLERANCE_SECONDS} s after the timestamp. The command reads the token from $WEBHOOK_TOKEN: export it first.\n`,
+  );
   const data = event ? quote(new TextDecoder().decode(body)) : `@${quote(flags.file!)}`;
-  const lines = [`curl -sS -X POST ${quote(url)}`, `-H "Authorization: Bearer $WEBHOOK_TOKEN"`, ...headers.map(([name, value]) => `-H ${quote(`${name}: ${value}`)}`), `--data-binary ${data}`];
+  const lines = [
+    `curl -sS -X POST ${quote(url)}`,
+    `-H "Authorization: Bearer $WEBHOOK_TOKEN"`,
+    ...headers.map(([name, value]) => `-H ${quote(`${name}: ${value}`)}`),
+    `--data-binary ${data}`,
+  ];
   out.stdout(`${lines.join(' \\\n  ')}\n`);
   return EXIT.delivered;
 }

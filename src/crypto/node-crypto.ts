@@ -4,7 +4,10 @@ import type { CryptoProvider, HmacVerifier } from './provider.js';
 /** The slice of node:crypto this provider uses; declared here so the core needs no Node types. */
 interface NodeCrypto {
   createSecretKey?(key: Uint8Array): object;
-  createHmac(algorithm: 'sha256', key: object | string): {
+  createHmac(
+    algorithm: 'sha256',
+    key: object | string,
+  ): {
     update(data: string | Uint8Array, encoding?: 'latin1'): { update(data: Uint8Array): { digest(): Uint8Array } };
   };
   timingSafeEqual(a: Uint8Array, b: Uint8Array): boolean;
@@ -28,7 +31,9 @@ export function loadNodeCrypto(): NodeCrypto | undefined {
 export function nodeCryptoProvider(): CryptoProvider {
   const crypto = loadNodeCrypto();
   if (!crypto) {
-    throw new Error('node:crypto is not available on this runtime (it needs Node 20.16+, Bun, Deno, or a Worker with nodejs_compat); use webCryptoProvider() instead.');
+    throw new Error(
+      'node:crypto is not available on this runtime (it needs Node 20.16+, Bun, Deno, or a Worker with nodejs_compat); use webCryptoProvider() instead.',
+    );
   }
   return {
     name: 'node:crypto',

@@ -2,7 +2,11 @@ import { describe, expect, it } from 'vitest';
 import { memoryDedupStore } from './memory-store.js';
 import type { DedupClaim } from './store.js';
 
-const claimFor = (deliveryId: string | null, signature = `${deliveryId ?? 'none'}`.padEnd(64, '0'), signatureTtlMs = 300_000): DedupClaim => ({
+const claimFor = (
+  deliveryId: string | null,
+  signature = `${deliveryId ?? 'none'}`.padEnd(64, '0'),
+  signatureTtlMs = 300_000,
+): DedupClaim => ({
   deliveryId,
   signature,
   signatureTtlMs,
@@ -24,7 +28,11 @@ describe('memoryDedupStore', () => {
     const store = memoryDedupStore();
     const first = (await store.claim(claimFor('a'))) as { lease: string };
     await store.complete(claimFor('a'), first.lease, { ok: true, published_url: 'https://x/a' });
-    expect(await store.claim(claimFor('a', 'e'.repeat(64)))).toEqual({ state: 'done', matchedBy: 'delivery-id', response: { ok: true, published_url: 'https://x/a' } });
+    expect(await store.claim(claimFor('a', 'e'.repeat(64)))).toEqual({
+      state: 'done',
+      matchedBy: 'delivery-id',
+      response: { ok: true, published_url: 'https://x/a' },
+    });
   });
 
   it('frees the delivery on release so a retry can claim it', async () => {

@@ -1,7 +1,14 @@
 import { hex128Key } from '../crypto/hex.js';
 import { positiveOption } from '../internal/positive.js';
 import { OldestFirstMap } from './oldest-first-map.js';
-import { DEFAULT_LEASE_MS, DEFAULT_RETENTION_MS, type ClaimOutcome, type DedupClaim, type DedupStore, type StoredResponse } from './store.js';
+import {
+  DEFAULT_LEASE_MS,
+  DEFAULT_RETENTION_MS,
+  type ClaimOutcome,
+  type DedupClaim,
+  type DedupStore,
+  type StoredResponse,
+} from './store.js';
 
 /** Options of {@link memoryDedupStore}. */
 export interface MemoryDedupStoreOptions {

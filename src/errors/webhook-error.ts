@@ -81,5 +81,8 @@ export class WebhookError extends Error {
  * ```
  */
 export function isWebhookError(value: unknown): value is WebhookError {
-  return value instanceof WebhookError || (value instanceof Error && value.name === 'WebhookError' && 'code' in value && 'status' in value);
+  return (
+    value instanceof WebhookError ||
+    (value instanceof Error && value.name === 'WebhookError' && 'code' in value && 'status' in value)
+  );
 }

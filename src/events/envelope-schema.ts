@@ -26,10 +26,13 @@ export function syncArticleMismatch(a: unknown): string | undefined {
   if (typeof a.content_markdown !== 'string' || !own(a, 'content_markdown')) return 'article.content_markdown';
   if (typeof a.content_html !== 'string' || !own(a, 'content_html')) return 'article.content_html';
   if (typeof a.meta_description !== 'string' || !own(a, 'meta_description')) return 'article.meta_description';
-  if ((a.featured_image_url !== null && typeof a.featured_image_url !== 'string') || !own(a, 'featured_image_url')) return 'article.featured_image_url';
+  if ((a.featured_image_url !== null && typeof a.featured_image_url !== 'string') || !own(a, 'featured_image_url'))
+    return 'article.featured_image_url';
   if (!isStringArray(a.tags) || !own(a, 'tags')) return 'article.tags';
-  if ((a.scheduled_at !== null && typeof a.scheduled_at !== 'string') || !own(a, 'scheduled_at')) return 'article.scheduled_at';
-  if ((a.published_at !== null && typeof a.published_at !== 'string') || !own(a, 'published_at')) return 'article.published_at';
+  if ((a.scheduled_at !== null && typeof a.scheduled_at !== 'string') || !own(a, 'scheduled_at'))
+    return 'article.scheduled_at';
+  if ((a.published_at !== null && typeof a.published_at !== 'string') || !own(a, 'published_at'))
+    return 'article.published_at';
   return undefined;
 }
 

@@ -32,7 +32,8 @@ export function parseEvent(json: unknown, context: DeliveryContext): WebhookEven
   }
   if (type === 'test') {
     // Absent counts as null: the service documents both as null and nothing depends on them.
-    if (envelope.article != null || envelope.profile != null) throw invalid('test events carry null article and profile');
+    if (envelope.article != null || envelope.profile != null)
+      throw invalid('test events carry null article and profile');
     return plainEvent(type, type, envelope, context) as WebhookEvent;
   }
   // Only event and timestamp are checked: a later event's payload is not documented yet, and
@@ -52,11 +53,27 @@ function checkEnvelope(json: unknown): Envelope {
 // Object literals, not spreads: this runs for every delivery.
 function articleEvent(type: string, envelope: Envelope, context: DeliveryContext) {
   const { deliveryId, tokenIndex } = context;
-  return { type, name: type, deliveryId, timestamp: envelope.timestamp, payload: envelope, tokenIndex, article: envelope.article, profile: envelope.profile };
+  return {
+    type,
+    name: type,
+    deliveryId,
+    timestamp: envelope.timestamp,
+    payload: envelope,
+    tokenIndex,
+    article: envelope.article,
+    profile: envelope.profile,
+  };
 }
 
 function plainEvent(type: string, name: string, envelope: Envelope, context: DeliveryContext) {
-  return { type, name, deliveryId: context.deliveryId, timestamp: envelope.timestamp, payload: envelope, tokenIndex: context.tokenIndex };
+  return {
+    type,
+    name,
+    deliveryId: context.deliveryId,
+    timestamp: envelope.timestamp,
+    payload: envelope,
+    tokenIndex: context.tokenIndex,
+  };
 }
 
 function invalid(reason: string): WebhookError {

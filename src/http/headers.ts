@@ -37,7 +37,8 @@ function fromGetter(headers: { get(name: string): unknown }): HeaderLookup {
 function fromRecord(record: Record<string, unknown>): HeaderLookup {
   const keys = Object.keys(record);
   // Node lower-cases names already, so most objects need no copy.
-  if (keys.every((key) => key === key.toLowerCase())) return (name) => (Object.hasOwn(record, name) ? join(record[name]) : undefined);
+  if (keys.every((key) => key === key.toLowerCase()))
+    return (name) => (Object.hasOwn(record, name) ? join(record[name]) : undefined);
   const lowered = new Map<string, unknown[]>();
   for (const key of keys) {
     const name = key.toLowerCase();

@@ -38,7 +38,10 @@ describe('readLimited on a Node request', () => {
 
   it('gives up past the limit and leaves the request able to answer 413', async () => {
     const port = await serve(100);
-    expect(await post(port, ['a'.repeat(60), 'b'.repeat(60), 'c'.repeat(5000)])).toEqual({ status: 413, text: 'too large' });
+    expect(await post(port, ['a'.repeat(60), 'b'.repeat(60), 'c'.repeat(5000)])).toEqual({
+      status: 413,
+      text: 'too large',
+    });
   });
 });
 
@@ -56,6 +59,8 @@ describe('readFetchBody', () => {
   });
 
   it('reads an empty body as no bytes', async () => {
-    expect(await readFetchBody(new Request('http://127.0.0.1/', { method: 'POST' }), undefined, 100)).toEqual(new Uint8Array(0));
+    expect(await readFetchBody(new Request('http://127.0.0.1/', { method: 'POST' }), undefined, 100)).toEqual(
+      new Uint8Array(0),
+    );
   });
 });

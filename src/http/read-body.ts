@@ -14,8 +14,13 @@ export interface FetchBody {
  * the socket, which costs more than the rest of a small delivery. Without one, the stream
  * is read chunk by chunk and abandoned past the limit.
  */
-export async function readFetchBody(request: FetchBody, contentLength: string | undefined, limit: number): Promise<Uint8Array | undefined> {
-  if (contentLength !== undefined && DIGITS.test(contentLength) && Number(contentLength) <= limit) return new Uint8Array(await request.arrayBuffer());
+export async function readFetchBody(
+  request: FetchBody,
+  contentLength: string | undefined,
+  limit: number,
+): Promise<Uint8Array | undefined> {
+  if (contentLength !== undefined && DIGITS.test(contentLength) && Number(contentLength) <= limit)
+    return new Uint8Array(await request.arrayBuffer());
   return request.body ? readLimited(request.body, limit) : new Uint8Array(0);
 }
 

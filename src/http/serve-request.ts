@@ -49,9 +49,15 @@ export interface HttpAnswer extends HandleResult {
  * res.writeHead(answer.status, answer.headers).end(answer.text);
  * ```
  */
-export async function serveRequest(receiver: Receiver, request: AdapterRequest, handlers: WebhookHandlers): Promise<HttpAnswer> {
+export async function serveRequest(
+  receiver: Receiver,
+  request: AdapterRequest,
+  handlers: WebhookHandlers,
+): Promise<HttpAnswer> {
   const read = await readRequest(receiver, request);
-  return toHttp(read instanceof Uint8Array ? await receiver.handle({ headers: request.headers, body: read }, handlers) : read);
+  return toHttp(
+    read instanceof Uint8Array ? await receiver.handle({ headers: request.headers, body: read }, handlers) : read,
+  );
 }
 
 /**
@@ -64,7 +70,10 @@ export async function serveRequest(receiver: Receiver, request: AdapterRequest, 
  * if ('event' in result) console.log(result.event.type);
  * ```
  */
-export async function verifyRequest(receiver: Receiver, request: AdapterRequest): Promise<{ event: WebhookEvent } | { answer: HttpAnswer }> {
+export async function verifyRequest(
+  receiver: Receiver,
+  request: AdapterRequest,
+): Promise<{ event: WebhookEvent } | { answer: HttpAnswer }> {
   const read = await readRequest(receiver, request);
   if (!(read instanceof Uint8Array)) return { answer: toHttp(read) };
   try {
@@ -87,7 +96,9 @@ async function readRequest(receiver: Receiver, request: AdapterRequest): Promise
   const headers = headerLookup(request.headers);
   const declared = Number(headers('content-length'));
   if (declared > config.maxBodyBytes) {
-    return refuse(new WebhookError('payload_too_large', `Content-Length ${declared} is over maxBodyBytes ${config.maxBodyBytes}`));
+    return refuse(
+      new WebhookError('payload_too_large', `Content-Length ${declared} is over maxBodyBytes ${config.maxBodyBytes}`),
+    );
   }
   try {
     // An unauthenticated flood should cost headers, not bodies: the token check needs none.
@@ -97,7 +108,10 @@ async function readRequest(receiver: Receiver, request: AdapterRequest): Promise
   }
   const body = await request.body();
   if (typeof body === 'object' && 'alreadyParsed' in body) {
-    const error = new WebhookError('body_already_parsed', `the request body was already parsed by ${body.alreadyParsed}, so the raw bytes the signature covers are gone. ${body.fix}`);
+    const error = new WebhookError(
+      'body_already_parsed',
+      `the request body was already parsed by ${body.alreadyParsed}, so the raw bytes the signature covers are gone. ${body.fix}`,
+    );
     console.error(`webhook-cms-receiver: ${error.reason}`);
     return refuse(error);
   }
@@ -107,9 +121,18 @@ async function readRequest(receiver: Receiver, request: AdapterRequest): Promise
     else if (isFetchBody(body)) bytes = await readFetchBody(body, headers('content-length'), config.maxBodyBytes);
     else bytes = await readLimited(body, config.maxBodyBytes);
   } catch (cause) {
-    return refuse(new WebhookError('invalid_payload', `the body could not be read (did the client disconnect?): ${describeThrown(cause)}`, { cause }));
+    return refuse(
+      new WebhookError(
+        'invalid_payload',
+        `the body could not be read (did the client disconnect?): ${describeThrown(cause)}`,
+        { cause },
+      ),
+    );
   }
-  if (bytes === undefined) return refuse(new WebhookError('payload_too_large', `the body grew past maxBodyBytes ${config.maxBodyBytes} while reading`));
+  if (bytes === undefined)
+    return refuse(
+      new WebhookError('payload_too_large', `the body grew past maxBodyBytes ${config.maxBodyBytes} while reading`),
+    );
   return typeof bytes === 'string' ? new TextEncoder().encode(bytes) : bytes;
 }
 

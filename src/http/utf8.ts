@@ -33,6 +33,9 @@ function nodeDecoder(): ((bytes: Uint8Array) => string | undefined) | undefined 
   if (typeof buffer?.isUtf8 !== 'function' || typeof buffer.Buffer?.from !== 'function') return undefined;
   const { isUtf8, Buffer } = buffer;
   // Node hands request bodies over as Buffers already; only other views need a Buffer made over them.
-  const asBuffer = (bytes: Uint8Array) => (Buffer.isBuffer(bytes) ? (bytes as unknown as { toString(encoding: 'utf8'): string }) : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength));
+  const asBuffer = (bytes: Uint8Array) =>
+    Buffer.isBuffer(bytes)
+      ? (bytes as unknown as { toString(encoding: 'utf8'): string })
+      : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   return (bytes) => (isUtf8(bytes) ? asBuffer(bytes).toString('utf8') : undefined);
 }

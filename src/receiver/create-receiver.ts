@@ -43,7 +43,8 @@ const encoder = new TextEncoder();
 export function createReceiver(options: ReceiverOptions): Receiver {
   const config = resolveConfig(options);
   // The default store shares the receiver's clock, so tests that move `now` move leases and retention too.
-  const store: DedupStore | false = options.dedup === undefined ? memoryDedupStore({ now: options.now }) : options.dedup;
+  const store: DedupStore | false =
+    options.dedup === undefined ? memoryDedupStore({ now: options.now }) : options.dedup;
   const receiver: Receiver = {
     maxBodyBytes: config.maxBodyBytes,
     // Not `async`: on the synchronous path each of these settles in one promise turn.
@@ -59,7 +60,11 @@ export function createReceiver(options: ReceiverOptions): Receiver {
       const refused = (thrown: unknown) => errorAnswer(reject(options, thrown, headersOf(input)));
       try {
         const delivery = verifyDelivery(config, input);
-        if (isThenable(delivery)) return Promise.resolve(delivery).then((verified) => handleVerified(options, store, verified, handlers), refused);
+        if (isThenable(delivery))
+          return Promise.resolve(delivery).then(
+            (verified) => handleVerified(options, store, verified, handlers),
+            refused,
+          );
         return Promise.resolve(handleVerified(options, store, delivery, handlers));
       } catch (thrown) {
         return Promise.resolve(refused(thrown));
@@ -84,10 +89,17 @@ function headersOf(input: unknown): unknown {
 }
 
 function resolveConfig(options: ReceiverOptions): VerifyConfig {
-  if (typeof options !== 'object' || options === null) throw new TypeError('createReceiver needs an options object: createReceiver({ token: process.env.WEBHOOK_TOKEN })');
+  if (typeof options !== 'object' || options === null)
+    throw new TypeError('createReceiver needs an options object: createReceiver({ token: process.env.WEBHOOK_TOKEN })');
   const tokens = typeof options.token === 'string' ? [options.token] : options.token;
-  if (!Array.isArray(tokens) || tokens.length === 0 || tokens.some((token) => typeof token !== 'string' || token.length === 0)) {
-    throw new TypeError('createReceiver: token must be a non-empty string (or a non-empty array of them). Is WEBHOOK_TOKEN set? The token is shown once in Profile Settings → CMS Integration.');
+  if (
+    !Array.isArray(tokens) ||
+    tokens.length === 0 ||
+    tokens.some((token) => typeof token !== 'string' || token.length === 0)
+  ) {
+    throw new TypeError(
+      'createReceiver: token must be a non-empty string (or a non-empty array of them). Is WEBHOOK_TOKEN set? The token is shown once in Profile Settings → CMS Integration.',
+    );
   }
   const crypto = options.crypto ?? defaultCryptoProvider();
   return {

@@ -21,7 +21,11 @@ export function handleVerified(
 ): HandleResult | Promise<HandleResult> {
   const { event } = delivery;
   if (!store) return run(options, event, handlers);
-  const claim: DedupClaim = { deliveryId: event.deliveryId, signature: acceptedSignature(delivery), signatureTtlMs: delivery.signatureTtlMs };
+  const claim: DedupClaim = {
+    deliveryId: event.deliveryId,
+    signature: acceptedSignature(delivery),
+    signatureTtlMs: delivery.signatureTtlMs,
+  };
   let outcome;
   try {
     outcome = store.claim(claim);
@@ -45,25 +49,46 @@ function afterClaim(
 ): HandleResult | Promise<HandleResult> {
   if (outcome.state !== 'claimed') {
     const inProgress = outcome.state === 'in-progress';
-    callHook('onDuplicate', options.onDuplicate, { deliveryId: event.deliveryId, matchedBy: outcome.matchedBy, inProgress, event });
-    if (outcome.state === 'in-progress') return errorAnswer(new WebhookError('delivery_in_progress', 'another copy of this delivery is being handled'));
+    callHook('onDuplicate', options.onDuplicate, {
+      deliveryId: event.deliveryId,
+      matchedBy: outcome.matchedBy,
+      inProgress,
+      event,
+    });
+    if (outcome.state === 'in-progress')
+      return errorAnswer(new WebhookError('delivery_in_progress', 'another copy of this delivery is being handled'));
     return { status: 200, body: { ...outcome.response, duplicate: true } };
   }
   const { lease } = outcome;
   const answer = run(options, event, handlers);
-  return isThenable(answer) ? answer.then((settled) => record(options, store, claim, lease, settled, event)) : record(options, store, claim, lease, answer, event);
+  return isThenable(answer)
+    ? answer.then((settled) => record(options, store, claim, lease, settled, event))
+    : record(options, store, claim, lease, answer, event);
 }
 
 /** Marks the delivery done after success, frees it after failure; the answer stays the handler's. */
-function record(options: ReceiverOptions, store: DedupStore, claim: DedupClaim, lease: string, answer: HandleResult, event: WebhookEvent): HandleResult | Promise<HandleResult> {
+function record(
+  options: ReceiverOptions,
+  store: DedupStore,
+  claim: DedupClaim,
+  lease: string,
+  answer: HandleResult,
+  event: WebhookEvent,
+): HandleResult | Promise<HandleResult> {
   // The handler's work is done; the lease runs out on its own, so only telling the user is left.
   const failed = (cause: unknown): HandleResult => {
-    callHook('onError', options.onError, new Error(`the dedup store failed to record the delivery: ${describeThrown(cause)}`, { cause }), event);
+    callHook(
+      'onError',
+      options.onError,
+      new Error(`the dedup store failed to record the delivery: ${describeThrown(cause)}`, { cause }),
+      event,
+    );
     return answer;
   };
   let recorded;
   try {
-    recorded = answer.status === 200 ? store.complete(claim, lease, answer.body as StoredResponse) : store.release(claim, lease);
+    recorded =
+      answer.status === 200 ? store.complete(claim, lease, answer.body as StoredResponse) : store.release(claim, lease);
   } catch (cause) {
     return failed(cause);
   }
@@ -71,8 +96,15 @@ function record(options: ReceiverOptions, store: DedupStore, claim: DedupClaim, 
 }
 
 /** The handler's answer, synchronous when the handler is. */
-function run(options: ReceiverOptions, event: WebhookEvent, handlers: WebhookHandlers | undefined): HandleResult | Promise<HandleResult> {
-  const succeeded = (publishedUrl: string | undefined): HandleResult => ({ status: 200, body: okResponse(publishedUrl) });
+function run(
+  options: ReceiverOptions,
+  event: WebhookEvent,
+  handlers: WebhookHandlers | undefined,
+): HandleResult | Promise<HandleResult> {
+  const succeeded = (publishedUrl: string | undefined): HandleResult => ({
+    status: 200,
+    body: okResponse(publishedUrl),
+  });
   const failed = (error: unknown): HandleResult => {
     callHook('onError', options.onError, error, event);
     return errorAnswer(new WebhookError('handler_failed', `the ${event.name} handler threw`, { cause: error }));
@@ -87,7 +119,9 @@ function run(options: ReceiverOptions, event: WebhookEvent, handlers: WebhookHan
 }
 
 function storeFailed(options: ReceiverOptions, event: WebhookEvent, step: string, cause: unknown): HandleResult {
-  const error = new WebhookError('dedup_unavailable', `the dedup store failed to ${step}: ${describeThrown(cause)}`, { cause });
+  const error = new WebhookError('dedup_unavailable', `the dedup store failed to ${step}: ${describeThrown(cause)}`, {
+    cause,
+  });
   callHook('onError', options.onError, error, event);
   return errorAnswer(error);
 }

@@ -33,7 +33,10 @@ export interface WebhookHandlers {
  * synchronous handler gets a synchronous answer, so the common path needs no promise turn.
  * Throws (or rejects) when the handler does.
  */
-export function runHandler(handlers: WebhookHandlers | undefined, event: WebhookEvent): string | undefined | Promise<string | undefined> {
+export function runHandler(
+  handlers: WebhookHandlers | undefined,
+  event: WebhookEvent,
+): string | undefined | Promise<string | undefined> {
   const handler = handlers?.[event.type] as Handler<WebhookEvent> | undefined;
   if (typeof handler !== 'function') return undefined;
   const result = handler(event);

@@ -7,7 +7,11 @@ import type { ReceiverOptions } from './options.js';
  * Calls a user hook. A hook that throws must not change the answer to the service, so its
  * error is reported on the console and dropped.
  */
-export function callHook<A extends unknown[]>(name: string, hook: ((...args: A) => void) | undefined, ...args: A): void {
+export function callHook<A extends unknown[]>(
+  name: string,
+  hook: ((...args: A) => void) | undefined,
+  ...args: A
+): void {
   if (!hook) return;
   try {
     hook(...args);
@@ -20,7 +24,9 @@ export function callHook<A extends unknown[]>(name: string, hook: ((...args: A) 
 export function reject(options: ReceiverOptions, thrown: unknown, headers: unknown): WebhookError {
   const error = isWebhookError(thrown)
     ? thrown
-    : new WebhookError('internal_error', `verification failed unexpectedly: ${describeThrown(thrown)}`, { cause: thrown });
+    : new WebhookError('internal_error', `verification failed unexpectedly: ${describeThrown(thrown)}`, {
+        cause: thrown,
+      });
   const lookup = lookupSafely(headers);
   callHook('onRejected', options.onRejected, error, {
     reason: error.reason,

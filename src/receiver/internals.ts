@@ -17,5 +17,7 @@ export function setInternals(receiver: object, value: ReceiverInternals): void {
 }
 
 export function getInternals(receiver: unknown): ReceiverInternals | undefined {
-  return typeof receiver === 'object' && receiver !== null ? (receiver as { [KEY]?: ReceiverInternals })[KEY] : undefined;
+  return typeof receiver === 'object' && receiver !== null
+    ? (receiver as { [KEY]?: ReceiverInternals })[KEY]
+    : undefined;
 }

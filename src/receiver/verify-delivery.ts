@@ -45,8 +45,13 @@ const SIGNATURE_PREFIX = 'sha256=';
  * Runs the contract's checks 1 to 7 in order. Returns synchronously when the HMAC is
  * synchronous, so the common path on Node allocates no promise.
  */
-export function verifyDelivery(config: VerifyConfig, input: DeliveryInput): VerifiedDelivery | Promise<VerifiedDelivery> {
-  const { headers: rawHeaders, body } = (typeof input === 'object' && input !== null ? input : {}) as Partial<DeliveryInput>;
+export function verifyDelivery(
+  config: VerifyConfig,
+  input: DeliveryInput,
+): VerifiedDelivery | Promise<VerifiedDelivery> {
+  const { headers: rawHeaders, body } = (
+    typeof input === 'object' && input !== null ? input : {}
+  ) as Partial<DeliveryInput>;
   const bytes = bodyBytes(body, config.maxBodyBytes);
   const headers = headerLookup(rawHeaders);
   const tokenIndex = matchToken(config.tokens, headers('authorization'));
@@ -62,8 +67,19 @@ export function verifyDelivery(config: VerifyConfig, input: DeliveryInput): Veri
 }
 
 /** Check 5's verdict, then checks 6 and 7. */
-function finish(valid: boolean, headers: HeaderLookup, bytes: Uint8Array, tokenIndex: number, signatureHeader: string, signatureTtlMs: number): VerifiedDelivery {
-  if (!valid) throw new WebhookError('invalid_signature', 'X-Service-Signature does not match: the body was changed before verify (re-serialised, decoded or trimmed), or it was signed with another token.');
+function finish(
+  valid: boolean,
+  headers: HeaderLookup,
+  bytes: Uint8Array,
+  tokenIndex: number,
+  signatureHeader: string,
+  signatureTtlMs: number,
+): VerifiedDelivery {
+  if (!valid)
+    throw new WebhookError(
+      'invalid_signature',
+      'X-Service-Signature does not match: the body was changed before verify (re-serialised, decoded or trimmed), or it was signed with another token.',
+    );
   const deliveryId = headers('x-service-delivery-id') || null;
   const event = parseEvent(parseJson(bytes), { deliveryId, tokenIndex });
   return { event, signatureHeader, signatureTtlMs };
@@ -78,7 +94,10 @@ export function acceptedSignature(delivery: VerifiedDelivery): string {
 export function matchToken(tokens: readonly TokenKey[], authorization: string | undefined): number {
   const space = authorization === undefined ? -1 : authorization.indexOf(' ');
   if (!authorization || !isBearer(authorization, space)) {
-    throw new WebhookError('invalid_token', authorization ? 'Authorization is not "Bearer <token>"' : 'Authorization header is missing');
+    throw new WebhookError(
+      'invalid_token',
+      authorization ? 'Authorization is not "Bearer <token>"' : 'Authorization header is missing',
+    );
   }
   let start = space + 1;
   while (authorization.charCodeAt(start) === 0x20) start++;
@@ -86,10 +105,16 @@ export function matchToken(tokens: readonly TokenKey[], authorization: string | 
   let index = -1;
   for (let i = 0; i < tokens.length; i++) {
     const bytes = tokens[i]!.bytes;
-    const equal = constantTimeEqualAscii(authorization, start, bytes) ?? constantTimeEqual((encoded ??= encoder.encode(authorization.slice(start))), bytes);
+    const equal =
+      constantTimeEqualAscii(authorization, start, bytes) ??
+      constantTimeEqual((encoded ??= encoder.encode(authorization.slice(start))), bytes);
     index = equal && index < 0 ? i : index;
   }
-  if (index < 0) throw new WebhookError('invalid_token', 'the Bearer token matches none of the configured tokens; was it regenerated in Profile Settings → CMS Integration?');
+  if (index < 0)
+    throw new WebhookError(
+      'invalid_token',
+      'the Bearer token matches none of the configured tokens; was it regenerated in Profile Settings → CMS Integration?',
+    );
   return index;
 }
 
@@ -105,13 +130,19 @@ function isBearer(authorization: string, space: number): boolean {
 /** Checks 3 and 4; returns how long the signature stays inside the window. */
 function checkTimestamp(text: string | undefined, nowMs: number, toleranceSeconds: number): number {
   if (text === undefined || !DIGITS.test(text)) {
-    throw new WebhookError('invalid_timestamp', text === undefined ? 'X-Service-Timestamp is missing' : 'X-Service-Timestamp is not Unix seconds in ASCII digits');
+    throw new WebhookError(
+      'invalid_timestamp',
+      text === undefined ? 'X-Service-Timestamp is missing' : 'X-Service-Timestamp is not Unix seconds in ASCII digits',
+    );
   }
   const seconds = Number(text);
   const skew = Math.floor(nowMs / 1000) - seconds;
   if (!(Math.abs(skew) < toleranceSeconds)) {
     const direction = skew > 0 ? 'old' : 'in the future';
-    throw new WebhookError('request_expired', `X-Service-Timestamp is ${Math.abs(skew)} s ${direction}; tolerance is ${toleranceSeconds} s (check this server's clock if this repeats)`);
+    throw new WebhookError(
+      'request_expired',
+      `X-Service-Timestamp is ${Math.abs(skew)} s ${direction}; tolerance is ${toleranceSeconds} s (check this server's clock if this repeats)`,
+    );
   }
   return (seconds + toleranceSeconds) * 1000 - nowMs;
 }
@@ -120,7 +151,12 @@ function checkTimestamp(text: string | undefined, nowMs: number, toleranceSecond
 function parseSignature(text: string | undefined): Uint8Array {
   const bytes = text?.startsWith(SIGNATURE_PREFIX) ? decodeSha256Hex(text, SIGNATURE_PREFIX.length) : undefined;
   if (!bytes) {
-    throw new WebhookError('invalid_signature', text === undefined ? 'X-Service-Signature is missing' : 'X-Service-Signature is not "sha256=" followed by 64 hex digits');
+    throw new WebhookError(
+      'invalid_signature',
+      text === undefined
+        ? 'X-Service-Signature is missing'
+        : 'X-Service-Signature is not "sha256=" followed by 64 hex digits',
+    );
   }
   return bytes;
 }
@@ -135,4 +171,3 @@ function parseJson(bytes: Uint8Array): unknown {
     throw new WebhookError('invalid_payload', 'the body is not valid JSON');
   }
 }
-

@@ -38,23 +38,38 @@ export function redisDedupStore(client: RedisClientLike, options: RedisDedupStor
   const leaseMs = positiveOption(options.leaseMs, DEFAULT_LEASE_MS, 'redisDedupStore: leaseMs');
   const retentionMs = positiveOption(options.retentionMs, DEFAULT_RETENTION_MS, 'redisDedupStore: retentionMs');
   const prefix = options.keyPrefix ?? 'webhook-cms:';
-  if (typeof prefix !== 'string') throw new TypeError(`redisDedupStore: keyPrefix must be a string, got ${typeof prefix}.`);
+  if (typeof prefix !== 'string')
+    throw new TypeError(`redisDedupStore: keyPrefix must be a string, got ${typeof prefix}.`);
 
   return {
     async claim(claim) {
       const keys = keysOf(prefix, claim);
       // Random, so two processes can never hold the same lease.
       const lease = globalThis.crypto.randomUUID();
-      const reply = await run(CLAIM_SCRIPT, keys.map(([key]) => key), [lease, millis(leaseMs)]);
+      const reply = await run(
+        CLAIM_SCRIPT,
+        keys.map(([key]) => key),
+        [lease, millis(leaseMs)],
+      );
       return outcomeOf(reply, keys, lease);
     },
     async complete(claim, lease, response) {
       const keys = keysOf(prefix, claim);
-      const ttls = keys.map(([, matchedBy]) => millis(matchedBy === 'delivery-id' ? retentionMs : claim.signatureTtlMs));
-      await run(COMPLETE_SCRIPT, keys.map(([key]) => key), [lease, JSON.stringify(response), ...ttls]);
+      const ttls = keys.map(([, matchedBy]) =>
+        millis(matchedBy === 'delivery-id' ? retentionMs : claim.signatureTtlMs),
+      );
+      await run(
+        COMPLETE_SCRIPT,
+        keys.map(([key]) => key),
+        [lease, JSON.stringify(response), ...ttls],
+      );
     },
     async release(claim, lease) {
-      await run(RELEASE_SCRIPT, keysOf(prefix, claim).map(([key]) => key), [lease]);
+      await run(
+        RELEASE_SCRIPT,
+        keysOf(prefix, claim).map(([key]) => key),
+        [lease],
+      );
     },
   };
 }
@@ -76,6 +91,9 @@ function outcomeOf(reply: unknown, keys: [string, MatchedBy][], lease: string): 
   if (state === 'claimed') return { state, lease };
   const matchedBy = keys[Number(index) - 1]?.[1];
   if (state === 'in-progress' && matchedBy) return { state, matchedBy };
-  if (state === 'done' && matchedBy && response !== undefined) return { state, matchedBy, response: JSON.parse(response) as StoredResponse };
-  throw new Error(`redisDedupStore: unexpected reply to the claim script: ${JSON.stringify(reply)}. Is keyPrefix shared with data that is not this store's?`);
+  if (state === 'done' && matchedBy && response !== undefined)
+    return { state, matchedBy, response: JSON.parse(response) as StoredResponse };
+  throw new Error(
+    `redisDedupStore: unexpected reply to the claim script: ${JSON.stringify(reply)}. Is keyPrefix shared with data that is not this store's?`,
+  );
 }

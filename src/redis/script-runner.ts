@@ -67,9 +67,9 @@ const hashes = new Map<string, Promise<string>>();
 function sha1Of(source: string): Promise<string> {
   let hash = hashes.get(source);
   if (!hash) {
-    hash = globalThis.crypto.subtle.digest('SHA-1', new TextEncoder().encode(source)).then((digest) =>
-      Array.from(new Uint8Array(digest), (byte) => byte.toString(16).padStart(2, '0')).join(''),
-    );
+    hash = globalThis.crypto.subtle
+      .digest('SHA-1', new TextEncoder().encode(source))
+      .then((digest) => Array.from(new Uint8Array(digest), (byte) => byte.toString(16).padStart(2, '0')).join(''));
     hashes.set(source, hash);
   }
   return hash;

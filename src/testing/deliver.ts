@@ -77,12 +77,15 @@ const encoder = new TextEncoder();
 export async function deliver(url: string, options: DeliverOptions): Promise<DeliveryResult> {
   const target = checkedUrl(url);
   const { token, payload } = options;
-  if (typeof token !== 'string' || token === '') throw new TypeError('deliver: token must be a non-empty string (the endpoint\'s WEBHOOK_TOKEN).');
+  if (typeof token !== 'string' || token === '')
+    throw new TypeError("deliver: token must be a non-empty string (the endpoint's WEBHOOK_TOKEN).");
   const scale = options.timeScale ?? 1;
   if (!(scale > 0)) throw new RangeError(`deliver: timeScale must be a positive number, got ${String(scale)}.`);
   const maxAttempts = options.maxAttempts ?? RETRY_DELAYS_MS.length + 1;
   if (!Number.isInteger(maxAttempts) || maxAttempts < 1 || maxAttempts > RETRY_DELAYS_MS.length + 1) {
-    throw new RangeError(`deliver: maxAttempts must be 1, 2, 3 or 4 (the service's quick attempts), got ${String(maxAttempts)}.`);
+    throw new RangeError(
+      `deliver: maxAttempts must be 1, 2, 3 or 4 (the service's quick attempts), got ${String(maxAttempts)}.`,
+    );
   }
   const send = options.fetch ?? globalThis.fetch;
   const body = typeof payload === 'string' ? payload : JSON.stringify(payload);
@@ -97,7 +100,14 @@ export async function deliver(url: string, options: DeliverOptions): Promise<Del
     const answer = await attempt(send, target, init, ATTEMPT_TIMEOUT_MS * scale);
     const outcome = outcomeOf(answer.status, last);
     const retryInMs = outcome === undefined ? RETRY_DELAYS_MS[number - 1]! * scale : null;
-    const record: DeliveryAttempt = { number, ...answer, elapsedMs: Date.now() - started, startedAtMs: started - firstStart, timestamp, retryInMs };
+    const record: DeliveryAttempt = {
+      number,
+      ...answer,
+      elapsedMs: Date.now() - started,
+      startedAtMs: started - firstStart,
+      timestamp,
+      retryInMs,
+    };
     attempts.push(record);
     options.onAttempt?.(record);
     if (outcome !== undefined) return withPublishedUrl({ outcome, deliveryId, attempts }, record.body);
@@ -113,18 +123,31 @@ function checkedUrl(url: string): string {
     // reported below
   }
   if (parsed?.protocol !== 'http:' && parsed?.protocol !== 'https:') {
-    throw new TypeError(`deliver: "${url}" is not an http(s) URL; pass the endpoint's full address, e.g. http://127.0.0.1:3000/webhook`);
+    throw new TypeError(
+      `deliver: "${url}" is not an http(s) URL; pass the endpoint's full address, e.g. http://127.0.0.1:3000/webhook`,
+    );
   }
   return parsed.href;
 }
 
-function requestInit(options: DeliverOptions, body: string, timestamp: string, deliveryId: string, timeoutMs: number): RequestInit {
+function requestInit(
+  options: DeliverOptions,
+  body: string,
+  timestamp: string,
+  deliveryId: string,
+  timeoutMs: number,
+): RequestInit {
   const token = options.wrongToken ? `wrong-${globalThis.crypto.randomUUID()}` : options.token;
   // Signed as a raw string, so signDelivery cannot see the event: it is read from the body here.
   const { headers } = signDelivery({ token, payload: body, timestamp, deliveryId });
   const event = eventOf(options.payload);
   if (event) headers['X-Service-Event'] = event;
-  return { method: 'POST', headers, body: options.tamper ? tampered(body) : body, signal: AbortSignal.timeout(timeoutMs) };
+  return {
+    method: 'POST',
+    headers,
+    body: options.tamper ? tampered(body) : body,
+    signal: AbortSignal.timeout(timeoutMs),
+  };
 }
 
 /** The body with one ASCII character changed, so it stays valid UTF-8 and only the signature breaks. */
@@ -135,7 +158,8 @@ function tampered(body: string): Uint8Array<ArrayBuffer> {
   return bytes;
 }
 
-const isAlphanumeric = (byte: number) => (byte >= 0x30 && byte <= 0x39) || ((byte | 0x20) >= 0x61 && (byte | 0x20) <= 0x7a);
+const isAlphanumeric = (byte: number) =>
+  (byte >= 0x30 && byte <= 0x39) || ((byte | 0x20) >= 0x61 && (byte | 0x20) <= 0x7a);
 
 function eventOf(payload: object | string): string | undefined {
   let parsed: unknown = payload;
@@ -152,7 +176,12 @@ function eventOf(payload: object | string): string | undefined {
 
 type Answer = Pick<DeliveryAttempt, 'status' | 'body' | 'error'>;
 
-async function attempt(send: NonNullable<DeliverOptions['fetch']>, url: string, init: RequestInit, timeoutMs: number): Promise<Answer> {
+async function attempt(
+  send: NonNullable<DeliverOptions['fetch']>,
+  url: string,
+  init: RequestInit,
+  timeoutMs: number,
+): Promise<Answer> {
   try {
     const response = await send(url, init);
     // The timeout covers the body too, as the service's does.
@@ -174,13 +203,17 @@ function parsedBody(text: string): unknown {
 /** Names what went wrong and what to check, from fetch's error and its cause's code. */
 function describeFailure(error: unknown, url: string, timeoutMs: number): string {
   const name = (error as Error | undefined)?.name;
-  if (name === 'TimeoutError' || name === 'AbortError') return `no answer within ${timeoutMs} ms; the service counts that as a failure, so answer faster (do slow work after answering)`;
+  if (name === 'TimeoutError' || name === 'AbortError')
+    return `no answer within ${timeoutMs} ms; the service counts that as a failure, so answer faster (do slow work after answering)`;
   const cause = (error as { cause?: { code?: string; message?: string } } | undefined)?.cause;
   const code = cause?.code ?? (error as { code?: string } | undefined)?.code;
   if (code === 'ECONNREFUSED') return `nothing is listening at ${url}; is your server running? (ECONNREFUSED)`;
-  if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return `the host of ${url} does not resolve (${code}); check the URL`;
-  if (code === 'ECONNRESET' || code === 'UND_ERR_SOCKET') return `the connection to ${url} was closed before an answer (${code}); did the server crash?`;
-  if (cause?.message === 'bad port') return `fetch refuses to connect to the port of ${url} (a blocked port); run your server on another port`;
+  if (code === 'ENOTFOUND' || code === 'EAI_AGAIN')
+    return `the host of ${url} does not resolve (${code}); check the URL`;
+  if (code === 'ECONNRESET' || code === 'UND_ERR_SOCKET')
+    return `the connection to ${url} was closed before an answer (${code}); did the server crash?`;
+  if (cause?.message === 'bad port')
+    return `fetch refuses to connect to the port of ${url} (a blocked port); run your server on another port`;
   const detail = cause?.message ?? (error as Error | undefined)?.message ?? String(error);
   return `the request to ${url} failed: ${detail}${code ? ` (${code})` : ''}`;
 }

@@ -1,4 +1,12 @@
-import type { ArticleSyncEnvelope, ArticleTrashEnvelope, Envelope, Profile, SyncArticle, TestEnvelope, TrashArticle } from '../events/types.js';
+import type {
+  ArticleSyncEnvelope,
+  ArticleTrashEnvelope,
+  Envelope,
+  Profile,
+  SyncArticle,
+  TestEnvelope,
+  TrashArticle,
+} from '../events/types.js';
 
 /** Overrides for a factory: top-level fields replace, `article` and `profile` fields merge. */
 export type PayloadOverrides<E extends Envelope> = Partial<Omit<E, 'article' | 'profile'>> & {
@@ -55,7 +63,13 @@ export function articleFixture(overrides: Partial<SyncArticle> = {}): SyncArticl
  */
 export function articleSyncPayload(overrides: PayloadOverrides<ArticleSyncEnvelope> = {}): ArticleSyncEnvelope {
   const { article, profile, ...rest } = overrides;
-  return { event: 'article.sync', timestamp: nowSeconds(), article: articleFixture(article), profile: profileFixture(profile), ...rest };
+  return {
+    event: 'article.sync',
+    timestamp: nowSeconds(),
+    article: articleFixture(article),
+    profile: profileFixture(profile),
+    ...rest,
+  };
 }
 
 /**
@@ -70,7 +84,13 @@ export function articleTrashPayload(overrides: PayloadOverrides<ArticleTrashEnve
   const { article, profile, ...rest } = overrides;
   const { id, slug } = articleFixture();
   const trashed: TrashArticle = { id, slug, ...article };
-  return { event: 'article.trash', timestamp: nowSeconds(), article: trashed, profile: profileFixture(profile), ...rest };
+  return {
+    event: 'article.trash',
+    timestamp: nowSeconds(),
+    article: trashed,
+    profile: profileFixture(profile),
+    ...rest,
+  };
 }
 
 /**

@@ -36,7 +36,12 @@ const encoder = new TextEncoder();
 export function signDelivery(options: SignDeliveryOptions): SignedDelivery {
   const { token, payload } = options;
   if (typeof token !== 'string' || token === '') throw new TypeError('signDelivery: token must be a non-empty string.');
-  const body = typeof payload === 'string' ? payload : payload instanceof Uint8Array ? new Uint8Array(payload) : JSON.stringify(payload);
+  const body =
+    typeof payload === 'string'
+      ? payload
+      : payload instanceof Uint8Array
+        ? new Uint8Array(payload)
+        : JSON.stringify(payload);
   const timestamp = String(options.timestamp ?? Math.floor(Date.now() / 1000));
   const headers: Record<string, string> = {
     'Content-Type': 'application/json',

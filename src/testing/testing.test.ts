@@ -12,17 +12,26 @@ describe('the plain-JavaScript SHA-256 and HMAC', () => {
     expect(Buffer.from(sha256(data)).toString('hex')).toBe(createHash('sha256').update(data).digest('hex'));
     for (const keySize of [0, 16, 64, 65, 200]) {
       const key = new Uint8Array(randomBytes(keySize));
-      expect(Buffer.from(hmacSha256(key, data)).toString('hex')).toBe(createHmac('sha256', key).update(data).digest('hex'));
+      expect(Buffer.from(hmacSha256(key, data)).toString('hex')).toBe(
+        createHmac('sha256', key).update(data).digest('hex'),
+      );
     }
   });
 });
 
 describe('signDelivery()', () => {
-  it.each(vectors.filter((v) => v.expect.status === 200).map((v) => [v.name, v] as const))('reproduces the signature of the vector %s', (_n, vector) => {
-    const used = vector.headers.Authorization!.slice('Bearer '.length);
-    const signed = signDelivery({ token: used, payload: vector.body, timestamp: vector.headers['X-Service-Timestamp']! });
-    expect(signed.headers['X-Service-Signature']).toBe(vector.headers['X-Service-Signature']);
-  });
+  it.each(vectors.filter((v) => v.expect.status === 200).map((v) => [v.name, v] as const))(
+    'reproduces the signature of the vector %s',
+    (_n, vector) => {
+      const used = vector.headers.Authorization!.slice('Bearer '.length);
+      const signed = signDelivery({
+        token: used,
+        payload: vector.body,
+        timestamp: vector.headers['X-Service-Timestamp']!,
+      });
+      expect(signed.headers['X-Service-Signature']).toBe(vector.headers['X-Service-Signature']);
+    },
+  );
 
   it('sends the headers the service sends', () => {
     const payload = articleSyncPayload();
@@ -43,7 +52,9 @@ describe('signDelivery()', () => {
     const b = signDelivery({ token: 't', payload: testPayload() }).headers['X-Service-Delivery-Id'];
     expect(a).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
     expect(a).not.toBe(b);
-    expect(signDelivery({ token: 't', payload: testPayload(), deliveryId: null }).headers).not.toHaveProperty('X-Service-Delivery-Id');
+    expect(signDelivery({ token: 't', payload: testPayload(), deliveryId: null }).headers).not.toHaveProperty(
+      'X-Service-Delivery-Id',
+    );
   });
 
   it('refuses an empty token', () => {
@@ -61,9 +72,21 @@ describe('signDelivery()', () => {
 
 describe('payload factories', () => {
   it('merge article and profile overrides into realistic defaults', () => {
-    const payload = articleSyncPayload({ article: { slug: 'hello', status: 'draft' }, profile: { domain: 'example.org' }, timestamp: 5 });
-    expect(payload).toMatchObject({ event: 'article.sync', timestamp: 5, article: { slug: 'hello', status: 'draft', title: expect.any(String) }, profile: { id: 'prof_42', domain: 'example.org' } });
-    expect(articleTrashPayload({ article: { slug: 'gone' } }).article).toEqual({ id: expect.any(String), slug: 'gone' });
+    const payload = articleSyncPayload({
+      article: { slug: 'hello', status: 'draft' },
+      profile: { domain: 'example.org' },
+      timestamp: 5,
+    });
+    expect(payload).toMatchObject({
+      event: 'article.sync',
+      timestamp: 5,
+      article: { slug: 'hello', status: 'draft', title: expect.any(String) },
+      profile: { id: 'prof_42', domain: 'example.org' },
+    });
+    expect(articleTrashPayload({ article: { slug: 'gone' } }).article).toEqual({
+      id: expect.any(String),
+      slug: 'gone',
+    });
   });
 
   it('stamp the envelope with the current time', () => {

@@ -41,13 +41,28 @@ export function deliveryAt(payload: Envelope, timestamp: number, deliveryId: str
  * ```
  */
 export const answers = {
-  ok: (publishedUrl: string): Answer => ({ status: 200, contentType: JSON_TYPE, allow: undefined, body: { ok: true, published_url: publishedUrl } }),
+  ok: (publishedUrl: string): Answer => ({
+    status: 200,
+    contentType: JSON_TYPE,
+    allow: undefined,
+    body: { ok: true, published_url: publishedUrl },
+  }),
   duplicate: (publishedUrl: string): Answer => ({
     status: 200,
     contentType: JSON_TYPE,
     allow: undefined,
     body: { ok: true, published_url: publishedUrl, duplicate: true },
   }),
-  error: (status: number, error: string): Answer => ({ status, contentType: JSON_TYPE, allow: undefined, body: { error } }),
-  methodNotAllowed: { status: 405, contentType: JSON_TYPE, allow: 'POST', body: { error: 'Method not allowed' } } as Answer,
+  error: (status: number, error: string): Answer => ({
+    status,
+    contentType: JSON_TYPE,
+    allow: undefined,
+    body: { error },
+  }),
+  methodNotAllowed: {
+    status: 405,
+    contentType: JSON_TYPE,
+    allow: 'POST',
+    body: { error: 'Method not allowed' },
+  } as Answer,
 };

@@ -53,8 +53,16 @@ export function expressScenarios(name: string, express: ExpressFactory): void {
       const { events, handlers } = recorder();
       const app = express().use(express.raw({ type: 'application/json', limit: '10mb' }));
       const url = await serve(app.post('/webhook', webhookHandler(receiver(), handlers)));
-      const big = signDelivery({ token: TOKEN, payload: articleSyncPayload({ article: { content_html: 'x'.repeat(2 * 1024 * 1024) } }) });
-      expect(await send(url, big)).toEqual({ status: 200, contentType: JSON_TYPE, allow: undefined, body: { ok: true } });
+      const big = signDelivery({
+        token: TOKEN,
+        payload: articleSyncPayload({ article: { content_html: 'x'.repeat(2 * 1024 * 1024) } }),
+      });
+      expect(await send(url, big)).toEqual({
+        status: 200,
+        contentType: JSON_TYPE,
+        allow: undefined,
+        body: { ok: true },
+      });
       expect(events).toHaveLength(1);
     });
 
@@ -63,7 +71,12 @@ export function expressScenarios(name: string, express: ExpressFactory): void {
       const app = express().use(express.raw({ type: 'application/json' }));
       const url = await serve(app.post('/webhook', webhookHandler(receiver(), handlers)));
       const good = signDelivery({ token: TOKEN, payload: articleSyncPayload() });
-      expect(await send(url, good)).toEqual({ status: 200, contentType: JSON_TYPE, allow: undefined, body: { ok: true } });
+      expect(await send(url, good)).toEqual({
+        status: 200,
+        contentType: JSON_TYPE,
+        allow: undefined,
+        body: { ok: true },
+      });
       const tampered = { headers: good.headers, body: String(good.body).replace('"published"', '"archived"') };
       expect(await send(url, tampered)).toEqual(answers.error(403, 'Invalid signature'));
       expect(events).toHaveLength(1);
@@ -74,7 +87,11 @@ export function expressScenarios(name: string, express: ExpressFactory): void {
       const keepRaw = (req: IncomingMessage & { rawBody?: Buffer }, _res: unknown, buf: Buffer) => {
         req.rawBody = buf;
       };
-      const url = await serve(express().use(express.json({ verify: keepRaw })).post('/webhook', webhookHandler(receiver(), handlers)));
+      const url = await serve(
+        express()
+          .use(express.json({ verify: keepRaw }))
+          .post('/webhook', webhookHandler(receiver(), handlers)),
+      );
       expect((await send(url, signDelivery({ token: TOKEN, payload: articleSyncPayload() }))).status).toBe(200);
       expect(events).toHaveLength(1);
     });
@@ -98,17 +115,30 @@ export function expressScenarios(name: string, express: ExpressFactory): void {
     it('puts the verified event on req.webhookEvent and lets the route write its own answer', async () => {
       const app = express().post('/webhook', verifyWebhook(receiver()), (req, res) => {
         const event = (req as { webhookEvent?: WebhookEvent }).webhookEvent;
-        res.status(202).json({ received: event?.type, slug: event?.type === 'article.sync' ? event.article.slug : null });
+        res
+          .status(202)
+          .json({ received: event?.type, slug: event?.type === 'article.sync' ? event.article.slug : null });
       });
       const url = await serve(app);
-      const answer = await send(url, signDelivery({ token: TOKEN, payload: articleSyncPayload({ article: { slug: 'mine' } }) }));
-      expect(answer).toEqual({ status: 202, contentType: JSON_TYPE, allow: undefined, body: { received: 'article.sync', slug: 'mine' } });
+      const answer = await send(
+        url,
+        signDelivery({ token: TOKEN, payload: articleSyncPayload({ article: { slug: 'mine' } }) }),
+      );
+      expect(answer).toEqual({
+        status: 202,
+        contentType: JSON_TYPE,
+        allow: undefined,
+        body: { received: 'article.sync', slug: 'mine' },
+      });
     });
 
     it('answers a refused delivery itself and never calls the route', async () => {
       const route = vi.fn();
       const url = await serve(express().post('/webhook', verifyWebhook(receiver()), route));
-      const answer = await send(url, signDelivery({ token: TOKEN, payload: articleSyncPayload(), timestamp: 1_000_000_000 }));
+      const answer = await send(
+        url,
+        signDelivery({ token: TOKEN, payload: articleSyncPayload(), timestamp: 1_000_000_000 }),
+      );
       expect(answer).toEqual(answers.error(403, 'Request expired'));
       expect(route).not.toHaveBeenCalled();
     });

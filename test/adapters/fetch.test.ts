@@ -26,7 +26,9 @@ describe('Fetch: a body read before the handler', () => {
       await request.json();
       return webhook(request);
     });
-    expect(await send(url, signDelivery({ token: TOKEN, payload: articleSyncPayload() }))).toEqual(answers.error(500, 'Server misconfigured'));
+    expect(await send(url, signDelivery({ token: TOKEN, payload: articleSyncPayload() }))).toEqual(
+      answers.error(500, 'Server misconfigured'),
+    );
     expect(errors).toHaveBeenCalledTimes(1);
   });
 });
@@ -37,13 +39,24 @@ describe('Fetch: verifyWebhook', () => {
     const result = await verify(request);
     if ('response' in result) return result.response;
     const { event } = result;
-    return Response.json({ received: event.type, slug: event.type === 'article.sync' ? event.article.slug : null }, { status: 202 });
+    return Response.json(
+      { received: event.type, slug: event.type === 'article.sync' ? event.article.slug : null },
+      { status: 202 },
+    );
   };
 
   it('resolves to the verified event so the route writes its own Response', async () => {
     const url = await serve(ownAnswer);
-    const answer = await send(url, signDelivery({ token: TOKEN, payload: articleSyncPayload({ article: { slug: 'fetched' } }) }));
-    expect(answer).toEqual({ status: 202, contentType: 'application/json', allow: undefined, body: { received: 'article.sync', slug: 'fetched' } });
+    const answer = await send(
+      url,
+      signDelivery({ token: TOKEN, payload: articleSyncPayload({ article: { slug: 'fetched' } }) }),
+    );
+    expect(answer).toEqual({
+      status: 202,
+      contentType: 'application/json',
+      allow: undefined,
+      body: { received: 'article.sync', slug: 'fetched' },
+    });
   });
 
   it('resolves to the contract answer when the delivery is refused', async () => {

@@ -25,8 +25,16 @@ describe('Hono: verifyWebhook', () => {
       return c.json({ received: event.type, slug: event.type === 'article.sync' ? event.article.slug : null }, 202);
     });
     const url = await serve(app);
-    const answer = await send(url, signDelivery({ token: TOKEN, payload: articleSyncPayload({ article: { slug: 'on-context' } }) }));
-    expect(answer).toEqual({ status: 202, contentType: 'application/json', allow: undefined, body: { received: 'article.sync', slug: 'on-context' } });
+    const answer = await send(
+      url,
+      signDelivery({ token: TOKEN, payload: articleSyncPayload({ article: { slug: 'on-context' } }) }),
+    );
+    expect(answer).toEqual({
+      status: 202,
+      contentType: 'application/json',
+      allow: undefined,
+      body: { received: 'article.sync', slug: 'on-context' },
+    });
   });
 
   it('answers a wrong token itself and never reaches the route', async () => {
@@ -36,7 +44,9 @@ describe('Hono: verifyWebhook', () => {
       return c.text('reached');
     });
     const url = await serve(app);
-    expect(await send(url, signDelivery({ token: 'wrong-token', payload: articleSyncPayload() }))).toEqual(answers.error(401, 'Invalid token'));
+    expect(await send(url, signDelivery({ token: 'wrong-token', payload: articleSyncPayload() }))).toEqual(
+      answers.error(401, 'Invalid token'),
+    );
     expect(reached).toBe(false);
   });
 });
@@ -60,7 +70,9 @@ describe('Hono: middleware that read the body first', () => {
       await next();
     });
     const url = await serve(app.post('/webhook', webhookHandler(receiver(), {})));
-    expect(await send(url, signDelivery({ token: TOKEN, payload: articleSyncPayload() }))).toEqual(answers.error(500, 'Server misconfigured'));
+    expect(await send(url, signDelivery({ token: TOKEN, payload: articleSyncPayload() }))).toEqual(
+      answers.error(500, 'Server misconfigured'),
+    );
     expect(errors).toHaveBeenCalledTimes(1);
   });
 });

@@ -13,8 +13,15 @@ const record = (event: WebhookEvent) => ({ publishedUrl: `https://blog.example.c
 const handlers = { test: record, 'article.sync': record, 'article.trash': record, unknown: record };
 
 /** Sends the same request to every adapter's server and returns the answers by adapter name. */
-async function everyAdapter(servers: Record<string, RunningServer>, outgoing: Outgoing): Promise<Record<string, Answer>> {
-  const answers = await Promise.all(Object.entries(servers).map(async ([name, server]) => [name, await send(`${server.url}/webhook`, outgoing)] as const));
+async function everyAdapter(
+  servers: Record<string, RunningServer>,
+  outgoing: Outgoing,
+): Promise<Record<string, Answer>> {
+  const answers = await Promise.all(
+    Object.entries(servers).map(
+      async ([name, server]) => [name, await send(`${server.url}/webhook`, outgoing)] as const,
+    ),
+  );
   return Object.fromEntries(answers);
 }
 
@@ -29,14 +36,19 @@ function expectIdentical(byAdapter: Record<string, Answer>): Answer {
 async function startAll(tokens: string[], now?: number): Promise<Record<string, RunningServer>> {
   const started = await Promise.all(
     entries.map(async ([name, start]) => {
-      const receiver = createReceiver({ token: tokens, maxBodyBytes: MAX_BODY_BYTES, ...(now ? { now: () => now * 1000, dedup: false } : {}) });
+      const receiver = createReceiver({
+        token: tokens,
+        maxBodyBytes: MAX_BODY_BYTES,
+        ...(now ? { now: () => now * 1000, dedup: false } : {}),
+      });
       return [name, await start(receiver, handlers)] as const;
     }),
   );
   return Object.fromEntries(started);
 }
 
-const closeAll = (servers: Record<string, RunningServer>) => Promise.all(Object.values(servers).map((server) => server.close()));
+const closeAll = (servers: Record<string, RunningServer>) =>
+  Promise.all(Object.values(servers).map((server) => server.close()));
 
 describe('every adapter answers the shared signed vectors identically, as the contract says', () => {
   // One set of servers per receiver configuration (rotation vectors configure two tokens).
@@ -55,7 +67,10 @@ describe('every adapter answers the shared signed vectors identically, as the co
     it.each(group.map((vector) => [vector.name, vector] as const))('%s', async (_name, vector: Vector) => {
       const answer = expectIdentical(await everyAdapter(servers, { headers: vector.headers, body: vector.body }));
       expect(answer.status).toBe(vector.expect.status);
-      const expected = vector.expect.status === 200 ? { ok: true, published_url: `https://blog.example.com/${vector.expect.event}` } : { error: vector.expect.error };
+      const expected =
+        vector.expect.status === 200
+          ? { ok: true, published_url: `https://blog.example.com/${vector.expect.event}` }
+          : { error: vector.expect.error };
       expect(answer.body).toEqual(expected);
     });
   }
@@ -74,7 +89,11 @@ describe('every adapter answers a service session identically, dedup included', 
     ['sync', () => deliveryAt(sync, nowSeconds() - 20, 'delivery-identical'), 200],
     ['the same delivery again', () => deliveryAt(sync, nowSeconds(), 'delivery-identical'), 200],
     ['a captured request replayed under a new id', () => deliveryAt(sync, nowSeconds() - 20, 'delivery-replayed'), 200],
-    ['trash', () => signDelivery({ token: TOKEN, payload: articleTrashPayload({ article: { slug: 'same-everywhere' } }) }), 200],
+    [
+      'trash',
+      () => signDelivery({ token: TOKEN, payload: articleTrashPayload({ article: { slug: 'same-everywhere' } }) }),
+      200,
+    ],
     ['sync without delivery id', () => signDelivery({ token: TOKEN, payload: sync, deliveryId: null }), 400],
     ['PUT', () => ({ method: 'PUT', headers: { 'Content-Type': 'application/json' }, body: '{}' }), 405],
     ['empty body', () => signDelivery({ token: TOKEN, payload: '' }), 400],

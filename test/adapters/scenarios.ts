@@ -17,7 +17,9 @@ function recordingHandlers(overrides: WebhookHandlers = {}) {
 }
 
 function urlFor(event: WebhookEvent): string {
-  return event.type === 'article.sync' || event.type === 'article.trash' ? `https://blog.example.com/${event.article.slug}` : 'https://blog.example.com/';
+  return event.type === 'article.sync' || event.type === 'article.trash'
+    ? `https://blog.example.com/${event.article.slug}`
+    : 'https://blog.example.com/';
 }
 
 /**
@@ -42,7 +44,11 @@ export function adapterScenarios(name: string, start: StartAdapter): void {
   describe(`${name}: accepted deliveries`, () => {
     it.each([
       ['test', testPayload(), 'https://blog.example.com/'],
-      ['article.sync', articleSyncPayload({ article: { slug: 'hello-world' } }), 'https://blog.example.com/hello-world'],
+      [
+        'article.sync',
+        articleSyncPayload({ article: { slug: 'hello-world' } }),
+        'https://blog.example.com/hello-world',
+      ],
       ['article.trash', articleTrashPayload({ article: { slug: 'old-post' } }), 'https://blog.example.com/old-post'],
     ])('accepts a signed %s delivery, runs its handler once and returns published_url', async (type, payload, url) => {
       const { events, handlers } = recordingHandlers();
@@ -67,7 +73,9 @@ export function adapterScenarios(name: string, start: StartAdapter): void {
       const { events, handlers } = recordingHandlers();
       const post = await serve(handlers);
       const html = `<p>${'x'.repeat(2 * 1024 * 1024)}</p>`;
-      const answer = await post(signDelivery({ token: TOKEN, payload: articleSyncPayload({ article: { slug: 'big', content_html: html } }) }));
+      const answer = await post(
+        signDelivery({ token: TOKEN, payload: articleSyncPayload({ article: { slug: 'big', content_html: html } }) }),
+      );
       expect(answer).toEqual(answers.ok('https://blog.example.com/big'));
       const [event] = events;
       expect(event?.type === 'article.sync' && event.article.content_html).toBe(html);
@@ -78,22 +86,31 @@ export function adapterScenarios(name: string, start: StartAdapter): void {
     it('refuses a tampered body with 403 Invalid signature and runs no handler', async () => {
       const { events, handlers } = recordingHandlers();
       const post = await serve(handlers);
-      const { headers, body } = signDelivery({ token: TOKEN, payload: articleSyncPayload({ article: { title: 'Original' } }) });
-      expect(await post({ headers, body: String(body).replace('Original', 'Forged!!') })).toEqual(answers.error(403, 'Invalid signature'));
+      const { headers, body } = signDelivery({
+        token: TOKEN,
+        payload: articleSyncPayload({ article: { title: 'Original' } }),
+      });
+      expect(await post({ headers, body: String(body).replace('Original', 'Forged!!') })).toEqual(
+        answers.error(403, 'Invalid signature'),
+      );
       expect(events).toHaveLength(0);
     });
 
     it('refuses a wrong token with 401 Invalid token and runs no handler', async () => {
       const { events, handlers } = recordingHandlers();
       const post = await serve(handlers);
-      expect(await post(signDelivery({ token: 'not-the-token', payload: articleSyncPayload() }))).toEqual(answers.error(401, 'Invalid token'));
+      expect(await post(signDelivery({ token: 'not-the-token', payload: articleSyncPayload() }))).toEqual(
+        answers.error(401, 'Invalid token'),
+      );
       expect(events).toHaveLength(0);
     });
 
     it('refuses a timestamp older than the tolerance with 403 Request expired and runs no handler', async () => {
       const { events, handlers } = recordingHandlers();
       const post = await serve(handlers);
-      expect(await post(deliveryAt(articleSyncPayload(), nowSeconds() - 301, 'stale'))).toEqual(answers.error(403, 'Request expired'));
+      expect(await post(deliveryAt(articleSyncPayload(), nowSeconds() - 301, 'stale'))).toEqual(
+        answers.error(403, 'Request expired'),
+      );
       expect(events).toHaveLength(0);
     });
 
@@ -106,7 +123,9 @@ export function adapterScenarios(name: string, start: StartAdapter): void {
       const { events, handlers } = recordingHandlers();
       const post = await serve(handlers);
       const { headers } = signDelivery({ token: TOKEN, payload: testPayload() });
-      expect(await post({ headers, body: new Uint8Array(MAX_BODY_BYTES + 1).fill(0x20) })).toEqual(answers.error(413, 'Payload too large'));
+      expect(await post({ headers, body: new Uint8Array(MAX_BODY_BYTES + 1).fill(0x20) })).toEqual(
+        answers.error(413, 'Payload too large'),
+      );
       expect(events).toHaveLength(0);
     });
 
@@ -115,18 +134,30 @@ export function adapterScenarios(name: string, start: StartAdapter): void {
       await serve(handlers);
       const { headers } = signDelivery({ token: TOKEN, payload: testPayload() });
       const answer = await sendUnbounded(endpoint, headers, 20 * MAX_BODY_BYTES);
-      expect({ ...answer, bytesSent: undefined }).toEqual({ ...answers.error(413, 'Payload too large'), bytesSent: undefined, exhausted: false });
+      expect({ ...answer, bytesSent: undefined }).toEqual({
+        ...answers.error(413, 'Payload too large'),
+        bytesSent: undefined,
+        exhausted: false,
+      });
     });
 
     it('answers an unauthenticated request declaring a huge body with 413 from its headers alone', async () => {
       await serve(recordingHandlers().handlers);
-      const answer = await sendHeadersOnly(endpoint, { Authorization: 'Bearer wrong', 'Content-Type': 'application/json' }, 2 ** 30);
+      const answer = await sendHeadersOnly(
+        endpoint,
+        { Authorization: 'Bearer wrong', 'Content-Type': 'application/json' },
+        2 ** 30,
+      );
       expect(answer).toEqual(answers.error(413, 'Payload too large'));
     });
 
     it('answers a wrong token with 401 before reading the body', async () => {
       await serve(recordingHandlers().handlers);
-      const answer = await sendHeadersOnly(endpoint, { Authorization: 'Bearer wrong', 'Content-Type': 'application/json' }, 1000);
+      const answer = await sendHeadersOnly(
+        endpoint,
+        { Authorization: 'Bearer wrong', 'Content-Type': 'application/json' },
+        1000,
+      );
       expect(answer).toEqual(answers.error(401, 'Invalid token'));
     });
   });
@@ -143,7 +174,11 @@ export function adapterScenarios(name: string, start: StartAdapter): void {
         return result;
       };
       const post = await serve({ ...handlers, 'article.sync': slow });
-      const delivery = signDelivery({ token: TOKEN, payload: articleSyncPayload({ article: { slug: 'racy' } }), deliveryId: 'delivery-racy' });
+      const delivery = signDelivery({
+        token: TOKEN,
+        payload: articleSyncPayload({ article: { slug: 'racy' } }),
+        deliveryId: 'delivery-racy',
+      });
       let settled = 0;
       let elevenSettled!: () => void;
       const eleven = new Promise<void>((resolve) => (elevenSettled = resolve));
@@ -170,8 +205,12 @@ export function adapterScenarios(name: string, start: StartAdapter): void {
       };
       const post = await serve({ ...handlers, 'article.sync': failOnce });
       const payload = articleSyncPayload({ article: { slug: 'retried' } });
-      expect(await post(deliveryAt(payload, nowSeconds() - 10, 'delivery-retried'))).toEqual(answers.error(500, 'Handler failed'));
-      expect(await post(deliveryAt(payload, nowSeconds(), 'delivery-retried'))).toEqual(answers.ok('https://blog.example.com/retried'));
+      expect(await post(deliveryAt(payload, nowSeconds() - 10, 'delivery-retried'))).toEqual(
+        answers.error(500, 'Handler failed'),
+      );
+      expect(await post(deliveryAt(payload, nowSeconds(), 'delivery-retried'))).toEqual(
+        answers.ok('https://blog.example.com/retried'),
+      );
       expect(events).toHaveLength(2);
     });
   });

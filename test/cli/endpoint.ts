@@ -5,7 +5,10 @@ import { webhookHandler } from 'webhook-cms-receiver/express';
 import { listen, type RunningServer } from '../helpers/listen.js';
 
 /** A real Express 5 app receiving deliveries at /webhook, as a user's server would. */
-export async function expressEndpoint(token: string, handlers: WebhookHandlers): Promise<RunningServer & { webhookUrl: string }> {
+export async function expressEndpoint(
+  token: string,
+  handlers: WebhookHandlers,
+): Promise<RunningServer & { webhookUrl: string }> {
   const app = express();
   app.post('/webhook', webhookHandler(createReceiver({ token }), handlers));
   const server = await listen(createServer(app));

@@ -16,14 +16,21 @@ export interface CliRun {
 export function spawnCli(args: string[], env: Record<string, string> = {}, cwd?: string): ChildProcess {
   if (!existsSync(cliPath)) throw new Error(`${cliPath} is missing: run \`npm run build\` before these tests.`);
   const { WEBHOOK_TOKEN: _ignored, ...inherited } = process.env;
-  return spawn(process.execPath, [cliPath, ...args], { env: { ...inherited, ...env }, cwd, stdio: ['ignore', 'pipe', 'pipe'] });
+  return spawn(process.execPath, [cliPath, ...args], {
+    env: { ...inherited, ...env },
+    cwd,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
 }
 
 /**
  * Runs the CLI to completion. Every run also checks the rule that matters most here: the
  * token, whether passed by flag or environment, appears in neither stdout nor stderr.
  */
-export async function runCli(args: string[], options: { env?: Record<string, string>; secret?: string; cwd?: string } = {}): Promise<CliRun> {
+export async function runCli(
+  args: string[],
+  options: { env?: Record<string, string>; secret?: string; cwd?: string } = {},
+): Promise<CliRun> {
   const child = spawnCli(args, options.env, options.cwd);
   const run = await finished(child);
   if (options.secret) {

@@ -33,23 +33,31 @@ describe('webhook-cms-receiver send', () => {
     expect(run.code).toBe(0);
     expect(run.stdout).toContain(`POST ${url}`);
     expect(run.stdout).toContain('Authorization: Bearer ***');
-    expect(run.stdout).toMatch(/attempt 1: 200 in \d+ ms {2}\{"ok":true,"published_url":"https:\/\/blog\.example\.com\/ten-seo-tips"\}/);
+    expect(run.stdout).toMatch(
+      /attempt 1: 200 in \d+ ms {2}\{"ok":true,"published_url":"https:\/\/blog\.example\.com\/ten-seo-tips"\}/,
+    );
     expect(run.stdout).toContain('delivered, published_url https://blog.example.com/ten-seo-tips');
     expect(runs).toEqual(['ten-seo-tips']);
   });
 
   it('takes the token from WEBHOOK_TOKEN and never prints it', async () => {
     const url = await start();
-    const run = await runCli(['send', '--url', url, '--event', 'article.sync'], { env: { WEBHOOK_TOKEN: token }, secret: token });
+    const run = await runCli(['send', '--url', url, '--event', 'article.sync'], {
+      env: { WEBHOOK_TOKEN: token },
+      secret: token,
+    });
     expect(run.code).toBe(0);
   });
 
   it('sends the same delivery id --repeat times: the endpoint runs it once and answers the rest as duplicates', async () => {
     const url = await start();
-    const run = await runCli(['send', '--url', url, '--event', 'article.sync', '--repeat', '3', '--delivery-id', 'cli-repeat-1'], {
-      env: { WEBHOOK_TOKEN: token },
-      secret: token,
-    });
+    const run = await runCli(
+      ['send', '--url', url, '--event', 'article.sync', '--repeat', '3', '--delivery-id', 'cli-repeat-1'],
+      {
+        env: { WEBHOOK_TOKEN: token },
+        secret: token,
+      },
+    );
     expect(run.code).toBe(0);
     expect(run.stdout).toContain('delivery cli-repeat-1');
     expect(run.stdout.match(/\(a duplicate: the endpoint had already handled this delivery id\)/g)).toHaveLength(2);
@@ -58,19 +66,30 @@ describe('webhook-cms-receiver send', () => {
 
   it('gets 403 with --tamper, is not retried, and exits 1', async () => {
     const url = await start();
-    const run = await runCli(['send', '--url', url, '--event', 'article.sync', '--tamper'], { env: { WEBHOOK_TOKEN: token }, secret: token });
+    const run = await runCli(['send', '--url', url, '--event', 'article.sync', '--tamper'], {
+      env: { WEBHOOK_TOKEN: token },
+      secret: token,
+    });
     expect(run.code).toBe(1);
     expect(run.stdout).toMatch(/attempt 1: 403 in \d+ ms {2}\{"error":"Invalid signature"\}\n/);
     expect(run.stdout).not.toContain('attempt 2');
-    expect(run.stdout).toContain('refused with 403; the service never retries 401 or 403. As expected: the body was tampered with.');
+    expect(run.stdout).toContain(
+      'refused with 403; the service never retries 401 or 403. As expected: the body was tampered with.',
+    );
     expect(runs).toEqual([]);
   });
 
   it('gets 401 with --wrong-token and 403 Request expired with --stale 600', async () => {
     const url = await start();
-    const wrong = await runCli(['send', '--url', url, '--event', 'test', '--wrong-token'], { env: { WEBHOOK_TOKEN: token }, secret: token });
+    const wrong = await runCli(['send', '--url', url, '--event', 'test', '--wrong-token'], {
+      env: { WEBHOOK_TOKEN: token },
+      secret: token,
+    });
     expect([wrong.code, wrong.stdout]).toEqual([1, expect.stringContaining('{"error":"Invalid token"}')]);
-    const stale = await runCli(['send', '--url', url, '--event', 'test', '--stale', '600'], { env: { WEBHOOK_TOKEN: token }, secret: token });
+    const stale = await runCli(['send', '--url', url, '--event', 'test', '--stale', '600'], {
+      env: { WEBHOOK_TOKEN: token },
+      secret: token,
+    });
     expect([stale.code, stale.stdout]).toEqual([1, expect.stringContaining('{"error":"Request expired"}')]);
   });
 
@@ -101,18 +120,26 @@ describe('webhook-cms-receiver send', () => {
     const url = await start();
     const dir = mkdtempSync(join(tmpdir(), 'wcr-cli-'));
     writeFileSync(join(dir, 'article.json'), JSON.stringify({ slug: 'from-a-file', title: 'From a file' }));
-    const article = await runCli(['send', '--url', url, '--event', 'article.sync', '--file', join(dir, 'article.json')], { env: { WEBHOOK_TOKEN: token } });
+    const article = await runCli(
+      ['send', '--url', url, '--event', 'article.sync', '--file', join(dir, 'article.json')],
+      { env: { WEBHOOK_TOKEN: token } },
+    );
     expect(article.stdout).toContain('published_url https://blog.example.com/from-a-file');
     const envelope = { event: 'test', timestamp: 1_700_000_000, article: null, profile: null };
     writeFileSync(join(dir, 'envelope.json'), `${JSON.stringify(envelope, null, 2)}\n`);
-    const whole = await runCli(['send', '--url', url, '--file', join(dir, 'envelope.json')], { env: { WEBHOOK_TOKEN: token } });
+    const whole = await runCli(['send', '--url', url, '--file', join(dir, 'envelope.json')], {
+      env: { WEBHOOK_TOKEN: token },
+    });
     expect(whole.code).toBe(0);
     expect(whole.stdout).toContain('event test');
   });
 
   it('says nothing is listening at an unreachable URL, and exits 1', async () => {
     const url = await deadUrl();
-    const run = await runCli(['send', '--url', url, '--event', 'test', '--no-retry'], { env: { WEBHOOK_TOKEN: token }, secret: token });
+    const run = await runCli(['send', '--url', url, '--event', 'test', '--no-retry'], {
+      env: { WEBHOOK_TOKEN: token },
+      secret: token,
+    });
     expect(run.code).toBe(1);
     expect(run.stdout).toContain(`nothing is listening at ${url}; is your server running?`);
     expect(run.stdout).toContain('gave up after 1 attempt(s)');

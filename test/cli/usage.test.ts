@@ -14,7 +14,10 @@ describe('webhook-cms-receiver usage errors: exit 2 and a message naming the fix
   });
 
   it('lists the known events for an unknown one', async () => {
-    const run = await runCli(['send', '--url', 'http://127.0.0.1:3000/webhook', '--event', 'article.publish'], { env, secret: token });
+    const run = await runCli(['send', '--url', 'http://127.0.0.1:3000/webhook', '--event', 'article.publish'], {
+      env,
+      secret: token,
+    });
     expect(run.code).toBe(2);
     expect(run.stderr).toContain('unknown event "article.publish": use one of article.sync, article.trash, test.');
   });
@@ -26,7 +29,10 @@ describe('webhook-cms-receiver usage errors: exit 2 and a message naming the fix
   });
 
   it('names the file it cannot read', async () => {
-    const run = await runCli(['send', '--url', 'http://127.0.0.1:3000/webhook', '--event', 'article.sync', '--file', 'no/such/article.json'], { env, secret: token });
+    const run = await runCli(
+      ['send', '--url', 'http://127.0.0.1:3000/webhook', '--event', 'article.sync', '--file', 'no/such/article.json'],
+      { env, secret: token },
+    );
     expect(run.code).toBe(2);
     expect(run.stderr).toContain('cannot read --file no/such/article.json (ENOENT): check the path');
   });
@@ -35,7 +41,10 @@ describe('webhook-cms-receiver usage errors: exit 2 and a message naming the fix
     const option = await runCli(['send', '--colour'], { env, secret: token });
     expect([option.code, option.stderr]).toEqual([2, expect.stringContaining("Unknown option '--colour'")]);
     const command = await runCli(['deliver'], { env, secret: token });
-    expect([command.code, command.stderr]).toEqual([2, expect.stringContaining('unknown command "deliver": use send or sign.')]);
+    expect([command.code, command.stderr]).toEqual([
+      2,
+      expect.stringContaining('unknown command "deliver": use send or sign.'),
+    ]);
   });
 
   it('prints the top-level help with --help (exit 0), and to stderr with no command (exit 2)', async () => {

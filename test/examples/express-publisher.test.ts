@@ -30,7 +30,12 @@ const failures: unknown[] = [];
 
 beforeEach(async () => {
   contentDir = await mkdtemp(join(tmpdir(), 'publisher-'));
-  const publisher = await startPublisher({ token: TOKEN, contentDir, port: 0, onError: (error) => failures.push(error) });
+  const publisher = await startPublisher({
+    token: TOKEN,
+    contentDir,
+    port: 0,
+    onError: (error) => failures.push(error),
+  });
   endpoint = `${publisher.url}/webhook`;
   base = publisher.url;
   failures.length = 0;
@@ -43,7 +48,12 @@ const deliver = (payload: object) => send(endpoint, signDelivery({ token: TOKEN,
 describe('express-publisher example', () => {
   it('writes <slug>.md with front matter from the article fields and <slug>.html, and returns its URL', async () => {
     const payload = articleSyncPayload({
-      article: { slug: 'ten-seo-tips', title: 'Tips: "quoted"\nand a newline', tags: ['seo', 'content'], scheduled_at: null },
+      article: {
+        slug: 'ten-seo-tips',
+        title: 'Tips: "quoted"\nand a newline',
+        tags: ['seo', 'content'],
+        scheduled_at: null,
+      },
     });
     const answer = await deliver(payload);
     expect(answer.status).toBe(200);
@@ -82,16 +92,22 @@ describe('express-publisher example', () => {
     expect((await deliver(articleTrashPayload({ article: { slug: 'short-lived' } }))).status).toBe(200);
     expect(await readdir(contentDir)).toEqual([]);
     // A second, distinct trash delivery (another envelope timestamp, so not a replay).
-    const again = articleTrashPayload({ article: { slug: 'short-lived' }, timestamp: Math.floor(Date.now() / 1000) - 5 });
+    const again = articleTrashPayload({
+      article: { slug: 'short-lived' },
+      timestamp: Math.floor(Date.now() / 1000) - 5,
+    });
     expect((await deliver(again)).body).toEqual({ ok: true });
   });
 
-  it.each(['../escape', 'UPPER', 'a/b', 'dot.md', ''])('refuses the unsafe slug %j with 500 so nothing is written outside the content folder', async (slug) => {
-    const answer = await deliver(articleSyncPayload({ article: { slug } }));
-    expect(answer).toMatchObject({ status: 500, body: { error: 'Handler failed' } });
-    expect(await readdir(contentDir)).toEqual([]);
-    expect(String(failures[0])).toContain('only a-z, 0-9 and "-"');
-  });
+  it.each(['../escape', 'UPPER', 'a/b', 'dot.md', ''])(
+    'refuses the unsafe slug %j with 500 so nothing is written outside the content folder',
+    async (slug) => {
+      const answer = await deliver(articleSyncPayload({ article: { slug } }));
+      expect(answer).toMatchObject({ status: 500, body: { error: 'Handler failed' } });
+      expect(await readdir(contentDir)).toEqual([]);
+      expect(String(failures[0])).toContain('only a-z, 0-9 and "-"');
+    },
+  );
 
   it('acknowledges the dashboard Test Connection and refuses a wrong token', async () => {
     expect((await deliver(testPayload())).body).toEqual({ ok: true });
@@ -112,7 +128,10 @@ describe('express-publisher run as `node server.mjs` (built package, resolved by
     const dir = await linkPackageInto('examples/express-publisher');
     const example = await spawnExample(dir, 'server.mjs', { WEBHOOK_TOKEN: TOKEN, PORT: '0', CONTENT_DIR: contentDir });
     onTestFinished(() => example.stop());
-    const answer = await send(example.url, signDelivery({ token: TOKEN, payload: articleSyncPayload({ article: { slug: 'from-child' } }) }));
+    const answer = await send(
+      example.url,
+      signDelivery({ token: TOKEN, payload: articleSyncPayload({ article: { slug: 'from-child' } }) }),
+    );
     expect(answer.status).toBe(200);
     expect((await readdir(contentDir)).sort()).toEqual(['from-child.html', 'from-child.md']);
     expect(example.output()).not.toContain(TOKEN);

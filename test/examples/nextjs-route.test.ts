@@ -1,6 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { articleSyncPayload, articleTrashPayload, signDelivery, testPayload, type SignedDelivery } from 'webhook-cms-receiver/testing';
+import {
+  articleSyncPayload,
+  articleTrashPayload,
+  signDelivery,
+  testPayload,
+  type SignedDelivery,
+} from 'webhook-cms-receiver/testing';
 
 // The example reads its token on the first request, so it is set before any POST.
 const token = `whk_${randomUUID().replaceAll('-', '')}`;
@@ -50,7 +56,9 @@ describe('examples/nextjs-route: app/api/webhook/route.ts', () => {
   });
 
   it('acknowledges article.trash', async () => {
-    const answer = await post(signDelivery({ token, payload: articleTrashPayload({ article: { slug: 'nextjs-route-article' } }) }));
+    const answer = await post(
+      signDelivery({ token, payload: articleTrashPayload({ article: { slug: 'nextjs-route-article' } }) }),
+    );
     expect(answer).toEqual({ status: 200, body: { ok: true } });
   });
 

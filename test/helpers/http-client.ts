@@ -48,7 +48,11 @@ export interface UnboundedAnswer extends Answer {
  * expect(answer.exhausted).toBe(false);
  * ```
  */
-export function sendUnbounded(url: string, headers: Record<string, string>, capBytes: number): Promise<UnboundedAnswer> {
+export function sendUnbounded(
+  url: string,
+  headers: Record<string, string>,
+  capBytes: number,
+): Promise<UnboundedAnswer> {
   const chunk = new Uint8Array(64 * 1024).fill(0x20);
   let bytesSent = 0;
   let answered = false;
@@ -79,10 +83,17 @@ export function sendUnbounded(url: string, headers: Record<string, string>, capB
  * ```
  */
 export function sendHeadersOnly(url: string, headers: Record<string, string>, declaredBytes: number): Promise<Answer> {
-  return exchange(url, { headers: { ...headers, 'Content-Length': String(declaredBytes) } }, (req) => req.flushHeaders());
+  return exchange(url, { headers: { ...headers, 'Content-Length': String(declaredBytes) } }, (req) =>
+    req.flushHeaders(),
+  );
 }
 
-function exchange(url: string, outgoing: Outgoing, start: (req: ClientRequest) => void, onAnswer?: () => void): Promise<Answer> {
+function exchange(
+  url: string,
+  outgoing: Outgoing,
+  start: (req: ClientRequest) => void,
+  onAnswer?: () => void,
+): Promise<Answer> {
   // Keep-alive, as the service's client would: with `Connection: close` Node's server closes the
   // socket right after an early answer (413, 401) and the answer can be lost to the reset that
   // our still-arriving body causes.

@@ -27,7 +27,8 @@ export async function linkPackageInto(example: string): Promise<string> {
   } catch (error) {
     // Another test file (or `npm install` in the example) may have made it already; a link
     // to anything but this repository is a real problem.
-    if ((error as NodeJS.ErrnoException).code !== 'EEXIST' || (await realpath(link)) !== (await realpath(root))) throw error;
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST' || (await realpath(link)) !== (await realpath(root)))
+      throw error;
   }
   return dir;
 }

@@ -19,7 +19,11 @@ export interface SpawnedExample {
  * ```
  */
 export function spawnExample(cwd: string, script: string, env: Record<string, string>): Promise<SpawnedExample> {
-  const child = spawn(process.execPath, [script], { cwd, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [script], {
+    cwd,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let printed = '';
   const output = () => printed;
   return new Promise((resolve, reject) => {
@@ -30,7 +34,9 @@ export function spawnExample(cwd: string, script: string, env: Record<string, st
     };
     child.stdout.on('data', onData);
     child.stderr.on('data', onData);
-    child.once('exit', (code) => reject(new Error(`${script} exited with ${code} before printing its URL:\n${printed}`)));
+    child.once('exit', (code) =>
+      reject(new Error(`${script} exited with ${code} before printing its URL:\n${printed}`)),
+    );
   });
 }
 
@@ -42,8 +48,16 @@ export function spawnExample(cwd: string, script: string, env: Record<string, st
  * const { code, output } = await runScript(dir, 'server.mjs', { WEBHOOK_TOKEN: '' });
  * ```
  */
-export async function runScript(cwd: string, script: string, env: Record<string, string>): Promise<{ code: number | null; output: string }> {
-  const child = spawn(process.execPath, [script], { cwd, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+export async function runScript(
+  cwd: string,
+  script: string,
+  env: Record<string, string>,
+): Promise<{ code: number | null; output: string }> {
+  const child = spawn(process.execPath, [script], {
+    cwd,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let output = '';
   child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
   child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));

@@ -21,21 +21,36 @@ export const textArb = fc.oneof(
   fc.string({ unit: fc.integer({ min: 0, max: 0xffff }).map((code) => String.fromCharCode(code)), maxLength: 10 }),
 );
 
-const longTextArb = fc.oneof({ weight: 4, arbitrary: textArb }, { weight: 1, arbitrary: fc.string({ unit: 'grapheme', maxLength: 2000 }) });
+const longTextArb = fc.oneof(
+  { weight: 4, arbitrary: textArb },
+  { weight: 1, arbitrary: fc.string({ unit: 'grapheme', maxLength: 2000 }) },
+);
 
 const isoDateArb = fc
   .date({ min: new Date('2000-01-01T00:00:00Z'), max: new Date('2100-01-01T00:00:00Z'), noInvalidDate: true })
   .map((date) => date.toISOString());
 
 /** Keys that have tripped up parsers and merges elsewhere. */
-const trickyKeyArb = fc.constantFrom('__proto__', 'constructor', 'prototype', 'toString', 'hasOwnProperty', 'valueOf', '');
+const trickyKeyArb = fc.constantFrom(
+  '__proto__',
+  'constructor',
+  'prototype',
+  'toString',
+  'hasOwnProperty',
+  'valueOf',
+  '',
+);
 const RESERVED = new Set(['event', 'timestamp', 'article', 'profile']);
 const extraKeyArb = fc.oneof(textArb, trickyKeyArb).filter((key) => !RESERVED.has(key));
 
 /** Unknown extra fields: the service may add them and the receiver must keep them. */
 export const extrasArb = fc.dictionary(extraKeyArb, fc.jsonValue({ maxDepth: 2 }), { maxKeys: 3 });
 
-const timestampArb = fc.oneof(fc.integer({ min: NOW_SECONDS - 10_000, max: NOW_SECONDS + 10_000 }), fc.maxSafeInteger(), fc.integer());
+const timestampArb = fc.oneof(
+  fc.integer({ min: NOW_SECONDS - 10_000, max: NOW_SECONDS + 10_000 }),
+  fc.maxSafeInteger(),
+  fc.integer(),
+);
 
 export const profileArb = fc.record({ id: textArb, domain: textArb });
 
@@ -64,22 +79,30 @@ function withExtras<T extends object>(extras: Record<string, unknown>, fixed: T)
 
 export const syncEnvelopeArb: fc.Arbitrary<ArticleSyncEnvelope> = fc
   .tuple(timestampArb, syncArticleArb, profileArb, extrasArb)
-  .map(([timestamp, article, profile, extras]) => withExtras(extras, { event: 'article.sync' as const, timestamp, article, profile }));
+  .map(([timestamp, article, profile, extras]) =>
+    withExtras(extras, { event: 'article.sync' as const, timestamp, article, profile }),
+  );
 
 export const trashEnvelopeArb: fc.Arbitrary<ArticleTrashEnvelope> = fc
   .tuple(timestampArb, fc.record({ id: fc.uuid(), slug: textArb }), profileArb, extrasArb)
-  .map(([timestamp, article, profile, extras]) => withExtras(extras, { event: 'article.trash' as const, timestamp, article, profile }));
+  .map(([timestamp, article, profile, extras]) =>
+    withExtras(extras, { event: 'article.trash' as const, timestamp, article, profile }),
+  );
 
 export const testEnvelopeArb: fc.Arbitrary<TestEnvelope> = fc
   .tuple(timestampArb, extrasArb)
-  .map(([timestamp, extras]) => withExtras(extras, { event: 'test' as const, timestamp, article: null, profile: null }));
+  .map(([timestamp, extras]) =>
+    withExtras(extras, { event: 'test' as const, timestamp, article: null, profile: null }),
+  );
 
 const KNOWN = new Set(['article.sync', 'article.trash', 'test']);
 
 /** Event names a later service version may send, with any payload shape. */
 export const unknownEnvelopeArb: fc.Arbitrary<Envelope> = fc
   .tuple(
-    fc.oneof(textArb, fc.constantFrom('job.completed', 'article.published', 'Article.Sync', 'TEST', ' test')).filter((name) => !KNOWN.has(name)),
+    fc
+      .oneof(textArb, fc.constantFrom('job.completed', 'article.published', 'Article.Sync', 'TEST', ' test'))
+      .filter((name) => !KNOWN.has(name)),
     timestampArb,
     fc.jsonValue({ maxDepth: 2 }),
     fc.jsonValue({ maxDepth: 2 }),
@@ -96,7 +119,8 @@ export const envelopeArb: fc.Arbitrary<Envelope> = fc.oneof(
 );
 
 /** True for events that need a delivery id (contract check 7). */
-export const needsDeliveryId = (envelope: Envelope) => envelope.event === 'article.sync' || envelope.event === 'article.trash';
+export const needsDeliveryId = (envelope: Envelope) =>
+  envelope.event === 'article.sync' || envelope.event === 'article.trash';
 
 /** Seconds between signing and receiving: inside the window, either side of now. */
 export const ageArb = fc.integer({ min: -(TOLERANCE_SECONDS - 1), max: TOLERANCE_SECONDS - 1 });

@@ -33,10 +33,16 @@ export function propertyFile(label: string, names: PropertyName[]) {
   const ran = new Map<PropertyName, number>();
   afterAll(() => {
     const total = names.reduce((sum, name) => sum + (ran.get(name) ?? 0), 0);
-    console.log(`[property] ${label}: ${total} generated cases run; whole property suite: ${SUITE_TOTAL} cases (test/property/budget.ts)`);
+    console.log(
+      `[property] ${label}: ${total} generated cases run; whole property suite: ${SUITE_TOTAL} cases (test/property/budget.ts)`,
+    );
     for (const name of names) expect(ran.get(name), `cases run for ${name}`).toBe(planned(name));
   });
-  return async function check<T>(name: PropertyName, arbitrary: fc.Arbitrary<T>, predicate: (value: T) => Promise<void> | void): Promise<void> {
+  return async function check<T>(
+    name: PropertyName,
+    arbitrary: fc.Arbitrary<T>,
+    predicate: (value: T) => Promise<void> | void,
+  ): Promise<void> {
     await fc.assert(
       fc.asyncProperty(arbitrary, async (value) => {
         ran.set(name, (ran.get(name) ?? 0) + 1);

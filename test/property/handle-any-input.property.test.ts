@@ -1,19 +1,41 @@
 import fc from 'fast-check';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { createReceiver, isWebhookError, type CryptoProvider, type DeliveryInput, type HandleResult, type ReceiverOptions } from 'webhook-cms-receiver';
+import {
+  createReceiver,
+  isWebhookError,
+  type CryptoProvider,
+  type DeliveryInput,
+  type HandleResult,
+  type ReceiverOptions,
+} from 'webhook-cms-receiver';
 import { signDelivery } from 'webhook-cms-receiver/testing';
 import { providers } from '../helpers/providers.js';
 import { ageArb, deepJsonArb, envelopeArb, NOW_SECONDS, nowMs, syncArticleArb, textArb } from './arbitraries.js';
 import { PROPERTY_TIMEOUT_MS, propertyFile } from './budget.js';
-import { anyInputArb, CONTRACT_STATUSES, handlerPlanArb, handlersFor, MAX_BODY_BYTES, type HandlerPlan } from './inputs.js';
+import {
+  anyInputArb,
+  CONTRACT_STATUSES,
+  handlerPlanArb,
+  handlersFor,
+  MAX_BODY_BYTES,
+  type HandlerPlan,
+} from './inputs.js';
 import { expectObjectPrototypeUntouched, guardPrototypes } from './pristine.js';
 
 const TOKEN = 'secret-token';
 
 /** Hooks that sometimes throw: a throwing hook must not change the answer. */
-const hookPlanArb = fc.record({ rejectedThrows: fc.boolean(), duplicateThrows: fc.boolean(), errorThrows: fc.boolean() });
+const hookPlanArb = fc.record({
+  rejectedThrows: fc.boolean(),
+  duplicateThrows: fc.boolean(),
+  errorThrows: fc.boolean(),
+});
 
-function receiverFor(crypto: CryptoProvider, hooks: { rejectedThrows: boolean; duplicateThrows: boolean; errorThrows: boolean }, maxBodyBytes = MAX_BODY_BYTES) {
+function receiverFor(
+  crypto: CryptoProvider,
+  hooks: { rejectedThrows: boolean; duplicateThrows: boolean; errorThrows: boolean },
+  maxBodyBytes = MAX_BODY_BYTES,
+) {
   const unexpected: string[] = [];
   const options: ReceiverOptions = {
     token: TOKEN,
@@ -61,11 +83,26 @@ const signedBodyArb = fc.oneof(
   fc.uint8Array({ maxLength: 200 }),
   envelopeArb.map((envelope) => `\uFEFF${JSON.stringify(envelope)}`),
   fc
-    .tuple(envelopeArb, fc.constantFrom('event', 'timestamp', 'article', 'profile'), fc.option(fc.jsonValue({ maxDepth: 2 }), { nil: undefined }))
+    .tuple(
+      envelopeArb,
+      fc.constantFrom('event', 'timestamp', 'article', 'profile'),
+      fc.option(fc.jsonValue({ maxDepth: 2 }), { nil: undefined }),
+    )
     .map(([envelope, key, value]) => JSON.stringify({ ...envelope, [key]: value })),
   fc
-    .tuple(syncArticleArb, fc.constantFrom('id', 'title', 'tags', 'status', 'featured_image_url', 'published_at'), fc.jsonValue({ maxDepth: 1 }))
-    .map(([article, key, value]) => JSON.stringify({ event: 'article.sync', timestamp: 1, article: { ...article, [key]: value }, profile: { id: 'p', domain: 'd' } })),
+    .tuple(
+      syncArticleArb,
+      fc.constantFrom('id', 'title', 'tags', 'status', 'featured_image_url', 'published_at'),
+      fc.jsonValue({ maxDepth: 1 }),
+    )
+    .map(([article, key, value]) =>
+      JSON.stringify({
+        event: 'article.sync',
+        timestamp: 1,
+        article: { ...article, [key]: value },
+        profile: { id: 'p', domain: 'd' },
+      }),
+    ),
   fc.constantFrom(
     '{"event":"article.sync","timestamp":1,"__proto__":{"article":{"id":"a","slug":"s"},"profile":{"id":"p","domain":"d"}}}',
     '{"event":"article.trash","timestamp":1,"article":{"__proto__":{"id":"a","slug":"s"}},"profile":{"id":"p","domain":"d"}}',
@@ -87,38 +124,49 @@ describe('handle() never throws, and answers 500 only when a handler threw', () 
   guardPrototypes();
   afterEach(() => vi.restoreAllMocks());
 
-  it.each(providers)('with %s: inputs of any shape, headers and bodies of any type and size', async (_name, crypto) => {
-    vi.spyOn(console, 'error').mockImplementation(() => {}); // throwing hooks are reported there
-    await check('anyInput', fc.tuple(anyInputArb, handlerPlanArb, hookPlanArb), async ([input, plan, hooks]) => {
-      const { receiver, unexpected } = receiverFor(crypto, hooks);
-      const threw = { value: false };
-      const answer = await handleNeverRejects(receiver.handle(input as DeliveryInput, handlersFor(plan as HandlerPlan, threw)));
-      expectContractAnswer(answer, threw.value);
-      await receiver.verify(input as DeliveryInput).then(
-        () => undefined,
-        (error: unknown) => expect(isWebhookError(error), String(error)).toBe(true),
-      );
-      expect(unexpected).toEqual([]);
-      expectObjectPrototypeUntouched();
-    });
-  }, PROPERTY_TIMEOUT_MS);
+  it.each(providers)(
+    'with %s: inputs of any shape, headers and bodies of any type and size',
+    async (_name, crypto) => {
+      vi.spyOn(console, 'error').mockImplementation(() => {}); // throwing hooks are reported there
+      await check('anyInput', fc.tuple(anyInputArb, handlerPlanArb, hookPlanArb), async ([input, plan, hooks]) => {
+        const { receiver, unexpected } = receiverFor(crypto, hooks);
+        const threw = { value: false };
+        const answer = await handleNeverRejects(
+          receiver.handle(input as DeliveryInput, handlersFor(plan as HandlerPlan, threw)),
+        );
+        expectContractAnswer(answer, threw.value);
+        await receiver.verify(input as DeliveryInput).then(
+          () => undefined,
+          (error: unknown) => expect(isWebhookError(error), String(error)).toBe(true),
+        );
+        expect(unexpected).toEqual([]);
+        expectObjectPrototypeUntouched();
+      });
+    },
+    PROPERTY_TIMEOUT_MS,
+  );
 
-  it.each(providers)('with %s: validly signed bodies of arbitrary JSON, broken envelopes and __proto__ keys', async (_name, crypto) => {
-    vi.spyOn(console, 'error').mockImplementation(() => {});
-    await check('signedJunk', signedCaseArb, async ({ body, age, deliveryId, plan, hooks }) => {
-      const { receiver, unexpected } = receiverFor(crypto, hooks, 1024 * 1024);
-      const signed = signDelivery({ token: TOKEN, payload: body, timestamp: NOW_SECONDS - age, deliveryId });
-      const threw = { value: false };
-      const answer = await handleNeverRejects(receiver.handle(signed, handlersFor(plan as HandlerPlan, threw)));
-      expectContractAnswer(answer, threw.value);
-      // Checks 1-5 passed, so only the payload checks may refuse it.
-      expect([200, 400, 500]).toContain(answer.status);
-      await receiver.verify(signed).then(
-        (event) => expect(Object.getPrototypeOf(event.payload)).toBe(Object.prototype),
-        (error: unknown) => expect((error as { code?: string }).code).toMatch(/^(invalid_payload|missing_delivery_id)$/),
-      );
-      expect(unexpected).toEqual([]);
-      expectObjectPrototypeUntouched();
-    });
-  }, PROPERTY_TIMEOUT_MS);
+  it.each(providers)(
+    'with %s: validly signed bodies of arbitrary JSON, broken envelopes and __proto__ keys',
+    async (_name, crypto) => {
+      vi.spyOn(console, 'error').mockImplementation(() => {});
+      await check('signedJunk', signedCaseArb, async ({ body, age, deliveryId, plan, hooks }) => {
+        const { receiver, unexpected } = receiverFor(crypto, hooks, 1024 * 1024);
+        const signed = signDelivery({ token: TOKEN, payload: body, timestamp: NOW_SECONDS - age, deliveryId });
+        const threw = { value: false };
+        const answer = await handleNeverRejects(receiver.handle(signed, handlersFor(plan as HandlerPlan, threw)));
+        expectContractAnswer(answer, threw.value);
+        // Checks 1-5 passed, so only the payload checks may refuse it.
+        expect([200, 400, 500]).toContain(answer.status);
+        await receiver.verify(signed).then(
+          (event) => expect(Object.getPrototypeOf(event.payload)).toBe(Object.prototype),
+          (error: unknown) =>
+            expect((error as { code?: string }).code).toMatch(/^(invalid_payload|missing_delivery_id)$/),
+        );
+        expect(unexpected).toEqual([]);
+        expectObjectPrototypeUntouched();
+      });
+    },
+    PROPERTY_TIMEOUT_MS,
+  );
 });

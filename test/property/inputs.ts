@@ -6,12 +6,20 @@ import { deepJsonArb, textArb } from './arbitraries.js';
 /** The receivers in these properties refuse bodies over this, so oversized ones stay cheap to make. */
 export const MAX_BODY_BYTES = 4096;
 
-const HEADER_NAMES = ['authorization', 'x-service-timestamp', 'x-service-signature', 'x-service-delivery-id', 'x-service-event', 'content-length', 'get'];
+const HEADER_NAMES = [
+  'authorization',
+  'x-service-timestamp',
+  'x-service-signature',
+  'x-service-delivery-id',
+  'x-service-event',
+  'content-length',
+  'get',
+];
 
 const nameArb = fc.oneof(
-  fc.tuple(fc.constantFrom(...HEADER_NAMES), fc.array(fc.boolean(), { minLength: 20, maxLength: 20 })).map(([name, mask]) =>
-    Array.from(name, (char, i) => (mask[i] ? char.toUpperCase() : char)).join(''),
-  ),
+  fc
+    .tuple(fc.constantFrom(...HEADER_NAMES), fc.array(fc.boolean(), { minLength: 20, maxLength: 20 }))
+    .map(([name, mask]) => Array.from(name, (char, i) => (mask[i] ? char.toUpperCase() : char)).join('')),
   fc.constantFrom('__proto__', 'constructor', 'toString', 'hasOwnProperty'),
   fc.string({ maxLength: 12 }),
 );
@@ -23,7 +31,9 @@ const headerValueArb = fc.oneof(
   fc.anything({ maxDepth: 1 }),
 );
 
-const safeValueArb = fc.string({ unit: fc.constantFrom(...'abcXYZ019 =-_.,'), maxLength: 40 }).map((text) => text.trim() || 'x');
+const safeValueArb = fc
+  .string({ unit: fc.constantFrom(...'abcXYZ019 =-_.,'), maxLength: 40 })
+  .map((text) => text.trim() || 'x');
 
 /** Header shapes of every kind a caller might pass, well-formed or not. */
 export const anyHeadersArb: fc.Arbitrary<unknown> = fc.oneof(
@@ -31,7 +41,9 @@ export const anyHeadersArb: fc.Arbitrary<unknown> = fc.oneof(
   fc.anything(),
   fc.array(fc.tuple(fc.string({ maxLength: 20 }), fc.string({ maxLength: 20 }))),
   fc.dictionary(nameArb, headerValueArb, { maxKeys: 8 }),
-  fc.dictionary(fc.constantFrom(...HEADER_NAMES.slice(0, 6)), safeValueArb, { maxKeys: 6 }).map((record) => new Headers(record)),
+  fc
+    .dictionary(fc.constantFrom(...HEADER_NAMES.slice(0, 6)), safeValueArb, { maxKeys: 6 })
+    .map((record) => new Headers(record)),
   fc.constantFrom<unknown>(
     { get: 5, authorization: 'Bearer secret-token' },
     { get: () => 42 },
@@ -65,7 +77,10 @@ export const anyBodyArb: fc.Arbitrary<unknown> = fc.oneof(
   fc.integer({ min: MAX_BODY_BYTES + 1, max: MAX_BODY_BYTES * 3 }).map((size) => new Uint8Array(size)),
   fc.integer({ min: MAX_BODY_BYTES + 1, max: MAX_BODY_BYTES * 3 }).map((size) => 'x'.repeat(size)),
   fc.integer({ min: MAX_BODY_BYTES / 2, max: MAX_BODY_BYTES }).map((size) => '€'.repeat(size)),
-  fc.dictionary(fc.constantFrom('event', 'timestamp', 'article', 'profile', '__proto__', 'constructor'), fc.jsonValue({ maxDepth: 2 })),
+  fc.dictionary(
+    fc.constantFrom('event', 'timestamp', 'article', 'profile', '__proto__', 'constructor'),
+    fc.jsonValue({ maxDepth: 2 }),
+  ),
 );
 
 /** A whole input: mostly `{ headers, body }`, sometimes not even an object. */
@@ -78,7 +93,10 @@ export const anyInputArb: fc.Arbitrary<unknown> = fc.oneof(
 /** What a user's handler may do; `threw` records whether any of them threw. */
 type Behaviour = 'acknowledge' | 'url' | 'odd-return' | 'throw' | 'reject' | 'not-a-function';
 
-const behaviourArb = fc.tuple(fc.constantFrom<Behaviour>('acknowledge', 'url', 'odd-return', 'throw', 'reject', 'not-a-function'), fc.anything({ maxDepth: 1 }));
+const behaviourArb = fc.tuple(
+  fc.constantFrom<Behaviour>('acknowledge', 'url', 'odd-return', 'throw', 'reject', 'not-a-function'),
+  fc.anything({ maxDepth: 1 }),
+);
 
 export const handlerPlanArb = fc.record(
   { 'article.sync': behaviourArb, 'article.trash': behaviourArb, test: behaviourArb, unknown: behaviourArb },

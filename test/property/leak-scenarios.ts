@@ -1,6 +1,13 @@
 import { inspect } from 'node:util';
 import { vi } from 'vitest';
-import { createReceiver, memoryDedupStore, type CryptoProvider, type DedupStore, type DeliveryInput, type WebhookHandlers } from 'webhook-cms-receiver';
+import {
+  createReceiver,
+  memoryDedupStore,
+  type CryptoProvider,
+  type DedupStore,
+  type DeliveryInput,
+  type WebhookHandlers,
+} from 'webhook-cms-receiver';
 import { webhookHandler } from 'webhook-cms-receiver/fetch';
 import { articleSyncPayload, signature, signDelivery, testPayload } from 'webhook-cms-receiver/testing';
 
@@ -27,7 +34,8 @@ function render(value: unknown): string[] {
   } catch {
     // no string form
   }
-  if (value instanceof Error) out.push(value.message, value.stack ?? '', String((value as { reason?: unknown }).reason));
+  if (value instanceof Error)
+    out.push(value.message, value.stack ?? '', String((value as { reason?: unknown }).reason));
   return out;
 }
 
@@ -40,7 +48,9 @@ export async function runLeakScenarios(tokens: string[], signedWith: number, cry
   const capture = (...values: unknown[]) => {
     for (const value of values) leaks.texts.push(...render(value));
   };
-  const spies = CONSOLE_METHODS.map((method) => vi.spyOn(console, method).mockImplementation((...args: unknown[]) => capture(...args)));
+  const spies = CONSOLE_METHODS.map((method) =>
+    vi.spyOn(console, method).mockImplementation((...args: unknown[]) => capture(...args)),
+  );
   try {
     await scenarios(tokens, signedWith, crypto, leaks, capture);
   } finally {
@@ -49,7 +59,13 @@ export async function runLeakScenarios(tokens: string[], signedWith: number, cry
   return leaks;
 }
 
-async function scenarios(tokens: string[], signedWith: number, crypto: CryptoProvider, leaks: Leaks, capture: (...values: unknown[]) => void) {
+async function scenarios(
+  tokens: string[],
+  signedWith: number,
+  crypto: CryptoProvider,
+  leaks: Leaks,
+  capture: (...values: unknown[]) => void,
+) {
   const token = tokens[signedWith]!;
   const now = Math.floor(Date.now() / 1000);
   let failingStore = false;
@@ -83,9 +99,21 @@ async function scenarios(tokens: string[], signedWith: number, crypto: CryptoPro
     await receiver.verify(input).then(capture, capture);
     capture(await receiver.handle(input, handlers));
   };
-  const sign = (payload: object | string, options: { timestamp?: number | string; deliveryId?: string | null; with?: string } = {}) =>
-    signDelivery({ token: options.with ?? token, payload, timestamp: options.timestamp ?? now, deliveryId: options.deliveryId });
-  const withHeader = (delivery: { headers: Record<string, string>; body: string | Uint8Array }, name: string, value: string | undefined) => {
+  const sign = (
+    payload: object | string,
+    options: { timestamp?: number | string; deliveryId?: string | null; with?: string } = {},
+  ) =>
+    signDelivery({
+      token: options.with ?? token,
+      payload,
+      timestamp: options.timestamp ?? now,
+      deliveryId: options.deliveryId,
+    });
+  const withHeader = (
+    delivery: { headers: Record<string, string>; body: string | Uint8Array },
+    name: string,
+    value: string | undefined,
+  ) => {
     const headers = { ...delivery.headers };
     if (value === undefined) delete headers[name];
     else headers[name] = value;
@@ -122,7 +150,8 @@ async function scenarios(tokens: string[], signedWith: number, crypto: CryptoPro
   await through(withHeader(fresh, 'X-Service-Signature', 'sha256=short'));
   await through(withHeader(fresh, 'X-Service-Signature', undefined));
   await through({ headers: fresh.headers, body: `${fresh.body} ` });
-  for (const other of tokens.filter((t) => t !== token)) await through(withHeader(sign(article(), { with: other }), 'Authorization', `Bearer ${token}`));
+  for (const other of tokens.filter((t) => t !== token))
+    await through(withHeader(sign(article(), { with: other }), 'Authorization', `Bearer ${token}`));
   await through(sign('not json'));
   await through(sign({ event: 'article.sync', timestamp: now }));
   await through(sign(article(), { deliveryId: null }));
@@ -141,7 +170,15 @@ async function scenarios(tokens: string[], signedWith: number, crypto: CryptoPro
   const post = sign(article());
   await send({ method: 'POST', headers: post.headers, body: post.body as string });
   await send({ method: 'GET', headers: post.headers });
-  await send({ method: 'POST', headers: { ...post.headers, 'Content-Length': String(10 * 1024 * 1024) }, body: post.body as string });
-  await send({ method: 'POST', headers: { ...post.headers, Authorization: `Bearer ${token}!` }, body: post.body as string });
+  await send({
+    method: 'POST',
+    headers: { ...post.headers, 'Content-Length': String(10 * 1024 * 1024) },
+    body: post.body as string,
+  });
+  await send({
+    method: 'POST',
+    headers: { ...post.headers, Authorization: `Bearer ${token}!` },
+    body: post.body as string,
+  });
   await send({ method: 'POST', headers: post.headers, body: post.body as string }, true);
 }

@@ -1,6 +1,11 @@
 import { afterAll, expect } from 'vitest';
 
-const PROTOTYPES = { Object: Object.prototype, Array: Array.prototype, Function: Function.prototype, String: String.prototype } as const;
+const PROTOTYPES = {
+  Object: Object.prototype,
+  Array: Array.prototype,
+  Function: Function.prototype,
+  String: String.prototype,
+} as const;
 
 type Snapshot = Record<string, [string | symbol, unknown][]>;
 
@@ -21,7 +26,11 @@ const baselineCount = Reflect.ownKeys(Object.prototype).length;
 export function expectObjectPrototypeUntouched(): void {
   const inherited: string[] = [];
   for (const key in {}) inherited.push(key);
-  if (inherited.length > 0 || Reflect.ownKeys(Object.prototype).length !== baselineCount || Object.getPrototypeOf(Object.prototype) !== null) {
+  if (
+    inherited.length > 0 ||
+    Reflect.ownKeys(Object.prototype).length !== baselineCount ||
+    Object.getPrototypeOf(Object.prototype) !== null
+  ) {
     throw new Error(`Object.prototype was polluted: ${inherited.join(', ')}`);
   }
 }

@@ -20,7 +20,10 @@ const { tree } = fc.letrec<{ tree: Tree }>((tie) => ({
   ),
 }));
 
-const toText = (node: Tree): string => (typeof node === 'string' ? node : `{${node.map(([key, value]) => `${JSON.stringify(key)}:${toText(value)}`).join(',')}}`);
+const toText = (node: Tree): string =>
+  typeof node === 'string'
+    ? node
+    : `{${node.map(([key, value]) => `${JSON.stringify(key)}:${toText(value)}`).join(',')}}`;
 
 const caseArb = fc.record({
   envelope: envelopeArb,
@@ -32,31 +35,40 @@ describe('no generated input pollutes Object.prototype or satisfies the schema t
   const check = propertyFile('prototype keys', ['prototypeKeys']);
   guardPrototypes();
 
-  it.each(providers)('with %s: __proto__/constructor keys stay plain data, and fields hidden under __proto__ do not count', async (_name, crypto) => {
-    await check('prototypeKeys', caseArb, async ({ envelope, extras, hideRequiredFields }) => {
-      const receiver = createReceiver({ token: TOKEN, now: nowMs, crypto });
-      const extraText = extras.map(([key, value]) => `${JSON.stringify(key)}:${toText(value)}`).join(',');
-      const hides = hideRequiredFields && needsDeliveryId(envelope);
-      const head = { event: envelope.event, timestamp: envelope.timestamp };
-      const body = hides
-        ? `${JSON.stringify(head).slice(0, -1)},"__proto__":${JSON.stringify({ article: envelope.article, profile: envelope.profile })},${extraText}}`
-        : `${JSON.stringify(envelope).slice(0, -1)},${extraText}}`;
-      const seen: WebhookEvent[] = [];
-      const record = (event: WebhookEvent) => void seen.push(event);
-      const signed = signDelivery({ token: TOKEN, payload: body, timestamp: NOW_SECONDS });
-      const answer = await receiver.handle(signed, { 'article.sync': record, 'article.trash': record, test: record, unknown: record });
+  it.each(providers)(
+    'with %s: __proto__/constructor keys stay plain data, and fields hidden under __proto__ do not count',
+    async (_name, crypto) => {
+      await check('prototypeKeys', caseArb, async ({ envelope, extras, hideRequiredFields }) => {
+        const receiver = createReceiver({ token: TOKEN, now: nowMs, crypto });
+        const extraText = extras.map(([key, value]) => `${JSON.stringify(key)}:${toText(value)}`).join(',');
+        const hides = hideRequiredFields && needsDeliveryId(envelope);
+        const head = { event: envelope.event, timestamp: envelope.timestamp };
+        const body = hides
+          ? `${JSON.stringify(head).slice(0, -1)},"__proto__":${JSON.stringify({ article: envelope.article, profile: envelope.profile })},${extraText}}`
+          : `${JSON.stringify(envelope).slice(0, -1)},${extraText}}`;
+        const seen: WebhookEvent[] = [];
+        const record = (event: WebhookEvent) => void seen.push(event);
+        const signed = signDelivery({ token: TOKEN, payload: body, timestamp: NOW_SECONDS });
+        const answer = await receiver.handle(signed, {
+          'article.sync': record,
+          'article.trash': record,
+          test: record,
+          unknown: record,
+        });
 
-      expectObjectPrototypeUntouched();
-      if (hides) {
-        expect(answer).toEqual({ status: 400, body: { error: 'Invalid payload' } });
-        expect(seen).toEqual([]);
-        return;
-      }
-      expect(answer.status).toBe(200);
-      const payload = seen[0]!.payload as Record<string, unknown>;
-      expect(Object.getPrototypeOf(payload)).toBe(Object.prototype);
-      for (const [key] of extras) expect(Object.hasOwn(payload, key), key).toBe(true);
-      expect(payload.event).toBe(envelope.event);
-    });
-  }, PROPERTY_TIMEOUT_MS);
+        expectObjectPrototypeUntouched();
+        if (hides) {
+          expect(answer).toEqual({ status: 400, body: { error: 'Invalid payload' } });
+          expect(seen).toEqual([]);
+          return;
+        }
+        expect(answer.status).toBe(200);
+        const payload = seen[0]!.payload as Record<string, unknown>;
+        expect(Object.getPrototypeOf(payload)).toBe(Object.prototype);
+        for (const [key] of extras) expect(Object.hasOwn(payload, key), key).toBe(true);
+        expect(payload.event).toBe(envelope.event);
+      });
+    },
+    PROPERTY_TIMEOUT_MS,
+  );
 });

@@ -46,26 +46,38 @@ const KNOWN = ['article.sync', 'article.trash', 'test'];
 describe('arbitrary valid envelopes round-trip through signDelivery() and verify()', () => {
   const check = propertyFile('round trip', ['roundTrip']);
 
-  it.each(providers)('with %s: the event carries the same payload, type, delivery id and token index', async (_name, crypto) => {
-    await check('roundTrip', caseArb, async ({ tokens, pick, envelope, age, deliveryId, form, pad, shape }) => {
-      const tokenIndex = pick % tokens.length;
-      const receiver = createReceiver({ token: tokens, now: nowMs, crypto, dedup: false });
-      const signed = signDelivery({ token: tokens[tokenIndex]!, payload: envelope, timestamp: NOW_SECONDS - age, deliveryId });
-      const event = await receiver.verify({ headers: shapeHeaders(toRaw(signed.headers), shape), body: BODY_FORMS[form]!(signed.body as string, pad) });
+  it.each(providers)(
+    'with %s: the event carries the same payload, type, delivery id and token index',
+    async (_name, crypto) => {
+      await check('roundTrip', caseArb, async ({ tokens, pick, envelope, age, deliveryId, form, pad, shape }) => {
+        const tokenIndex = pick % tokens.length;
+        const receiver = createReceiver({ token: tokens, now: nowMs, crypto, dedup: false });
+        const signed = signDelivery({
+          token: tokens[tokenIndex]!,
+          payload: envelope,
+          timestamp: NOW_SECONDS - age,
+          deliveryId,
+        });
+        const event = await receiver.verify({
+          headers: shapeHeaders(toRaw(signed.headers), shape),
+          body: BODY_FORMS[form]!(signed.body as string, pad),
+        });
 
-      // What was sent is what JSON can carry: the envelope after one JSON round trip.
-      const sent = JSON.parse(JSON.stringify(envelope)) as typeof envelope;
-      expect(event.payload).toEqual(sent);
-      expect(Object.keys(event.payload)).toEqual(Object.keys(sent));
-      expect(event.name).toBe(envelope.event);
-      expect(event.type).toBe(KNOWN.includes(envelope.event) ? envelope.event : 'unknown');
-      expect(event.timestamp).toBe(envelope.timestamp);
-      expect(event.tokenIndex).toBe(tokenIndex);
-      expect(event.deliveryId).toBe(signed.headers['X-Service-Delivery-Id']);
-      if (event.type === 'article.sync' || event.type === 'article.trash') {
-        expect(event.article).toEqual(sent.article);
-        expect(event.profile).toEqual(sent.profile);
-      }
-    });
-  }, PROPERTY_TIMEOUT_MS);
+        // What was sent is what JSON can carry: the envelope after one JSON round trip.
+        const sent = JSON.parse(JSON.stringify(envelope)) as typeof envelope;
+        expect(event.payload).toEqual(sent);
+        expect(Object.keys(event.payload)).toEqual(Object.keys(sent));
+        expect(event.name).toBe(envelope.event);
+        expect(event.type).toBe(KNOWN.includes(envelope.event) ? envelope.event : 'unknown');
+        expect(event.timestamp).toBe(envelope.timestamp);
+        expect(event.tokenIndex).toBe(tokenIndex);
+        expect(event.deliveryId).toBe(signed.headers['X-Service-Delivery-Id']);
+        if (event.type === 'article.sync' || event.type === 'article.trash') {
+          expect(event.article).toEqual(sent.article);
+          expect(event.profile).toEqual(sent.profile);
+        }
+      });
+    },
+    PROPERTY_TIMEOUT_MS,
+  );
 });

@@ -12,8 +12,9 @@ describeWithRedis('two receiver processes sharing one Redis', () => {
   let a: ReceiverProcess;
   let b: ReceiverProcess;
   const extra: ReceiverProcess[] = [];
-  const start = async (options: Pick<ReceiverProcessOptions, 'name' | 'adapter' | 'client' | 'leaseMs' | 'behaviour'>) =>
-    startReceiverProcess({ ...options, redisUrl: redisUrl!, keyPrefix: prefix, token });
+  const start = async (
+    options: Pick<ReceiverProcessOptions, 'name' | 'adapter' | 'client' | 'leaseMs' | 'behaviour'>,
+  ) => startReceiverProcess({ ...options, redisUrl: redisUrl!, keyPrefix: prefix, token });
 
   beforeAll(async () => {
     prefix = freshPrefix();
@@ -30,13 +31,16 @@ describeWithRedis('two receiver processes sharing one Redis', () => {
   });
 
   /** Handler runs for a delivery id, counted in Redis by every process. */
-  const runsOf = async (deliveryId: string) => Number((await redis.command(['GET', `${prefix}runs:${deliveryId}`])) ?? 0);
+  const runsOf = async (deliveryId: string) =>
+    Number((await redis.command(['GET', `${prefix}runs:${deliveryId}`])) ?? 0);
   const article = (slug: string) => articleSyncPayload({ article: { slug } });
 
   it('handles each of 20 deliveries exactly once while 8 concurrent copies of each hit both processes', async () => {
     const deliveries = Array.from({ length: 20 }, (_, i) => ({ id: randomUUID(), payload: article(`post-${i}`) }));
     const copies = deliveries.flatMap(({ id, payload }) =>
-      Array.from({ length: 8 }, (_, copy) => deliver((copy % 2 ? a : b).webhookUrl, { token, payload, deliveryId: id, timeScale: 0.2 })),
+      Array.from({ length: 8 }, (_, copy) =>
+        deliver((copy % 2 ? a : b).webhookUrl, { token, payload, deliveryId: id, timeScale: 0.2 }),
+      ),
     );
     const results = await Promise.all(copies);
     expect(results.map((result) => result.outcome)).toEqual(results.map(() => 'delivered'));
@@ -48,18 +52,28 @@ describeWithRedis('two receiver processes sharing one Redis', () => {
     }
   });
 
-  it('replays the stored response across processes: the other process answers with the first one\'s published_url', async () => {
+  it("replays the stored response across processes: the other process answers with the first one's published_url", async () => {
     const id = randomUUID();
     const payload = article('replayed');
     const first = await deliver(a.webhookUrl, { token, payload, deliveryId: id });
     expect(first.publishedUrl).toBe('https://blog.example.com/replayed?by=a');
     const second = await deliver(b.webhookUrl, { token, payload, deliveryId: id });
-    expect(second.attempts[0]!.body).toEqual({ ok: true, published_url: 'https://blog.example.com/replayed?by=a', duplicate: true });
+    expect(second.attempts[0]!.body).toEqual({
+      ok: true,
+      published_url: 'https://blog.example.com/replayed?by=a',
+      duplicate: true,
+    });
     expect(await runsOf(id)).toBe(1);
   });
 
   it('frees the claim of a process killed mid-handler once its lease runs out, so the retry on the other process succeeds', async () => {
-    const victim = await start({ name: 'victim', adapter: 'fetch', client: 'redis', leaseMs: 2_000, behaviour: 'hang' });
+    const victim = await start({
+      name: 'victim',
+      adapter: 'fetch',
+      client: 'redis',
+      leaseMs: 2_000,
+      behaviour: 'hang',
+    });
     extra.push(victim);
     const id = randomUUID();
     const payload = article('survivor');
@@ -87,6 +101,10 @@ describeWithRedis('two receiver processes sharing one Redis', () => {
     expect(takeover.publishedUrl).toBe('https://blog.example.com/contended?by=b');
     expect((await late).publishedUrl).toBe('https://blog.example.com/contended?by=slow');
     const again = await deliver(a.webhookUrl, { token, payload, deliveryId: id });
-    expect(again.attempts[0]!.body).toEqual({ ok: true, published_url: 'https://blog.example.com/contended?by=b', duplicate: true });
+    expect(again.attempts[0]!.body).toEqual({
+      ok: true,
+      published_url: 'https://blog.example.com/contended?by=b',
+      duplicate: true,
+    });
   });
 });

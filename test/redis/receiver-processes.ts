@@ -35,7 +35,17 @@ export async function startReceiverProcess(options: ReceiverProcessOptions): Pro
   if (!existsSync(built)) throw new Error(`${built} is missing: run \`npm run build\` before the multi-process tests.`);
   const { name, adapter, client, redisUrl, keyPrefix, leaseMs, token, behaviour = '' } = options;
   const child = spawn(process.execPath, [script], {
-    env: { ...process.env, NAME: name, ADAPTER: adapter, CLIENT: client, REDIS_URL: redisUrl, KEY_PREFIX: keyPrefix, LEASE_MS: String(leaseMs), TOKEN: token, BEHAVIOUR: behaviour },
+    env: {
+      ...process.env,
+      NAME: name,
+      ADAPTER: adapter,
+      CLIENT: client,
+      REDIS_URL: redisUrl,
+      KEY_PREFIX: keyPrefix,
+      LEASE_MS: String(leaseMs),
+      TOKEN: token,
+      BEHAVIOUR: behaviour,
+    },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   const lines: string[] = [];

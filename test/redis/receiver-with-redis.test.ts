@@ -7,7 +7,8 @@ import { articleSyncPayload, signDelivery } from 'webhook-cms-receiver/testing';
 import { clientNames, connect, describeWithRedis, freshPrefix, type TestClient } from './redis-clients.js';
 
 const token = 'redis-test-token';
-const delivery = (deliveryId: string = randomUUID()) => signDelivery({ token, payload: articleSyncPayload(), deliveryId });
+const delivery = (deliveryId: string = randomUUID()) =>
+  signDelivery({ token, payload: articleSyncPayload(), deliveryId });
 
 describeWithRedis('receiver.handle with the Redis store: the contract dedup table', () => {
   describe.each(clientNames)('with the %s client', (name) => {
@@ -32,7 +33,10 @@ describeWithRedis('receiver.handle with the Redis store: the contract dedup tabl
     it('runs a new delivery and answers a repeat with the stored response and duplicate: true', async () => {
       fresh();
       const signed = delivery();
-      expect(await receiver.handle(signed, handlers)).toEqual({ status: 200, body: { ok: true, published_url: 'https://blog.example.com/ten-seo-tips' } });
+      expect(await receiver.handle(signed, handlers)).toEqual({
+        status: 200,
+        body: { ok: true, published_url: 'https://blog.example.com/ten-seo-tips' },
+      });
       expect(await receiver.handle(signed, handlers)).toEqual({
         status: 200,
         body: { ok: true, published_url: 'https://blog.example.com/ten-seo-tips', duplicate: true },
@@ -57,7 +61,10 @@ describeWithRedis('receiver.handle with the Redis store: the contract dedup tabl
       const signed = delivery();
       const failing: WebhookHandlers = { 'article.sync': () => Promise.reject(new Error('database down')) };
       expect(await receiver.handle(signed, failing)).toEqual({ status: 500, body: { error: 'Handler failed' } });
-      expect(await receiver.handle(signed, handlers)).toEqual({ status: 200, body: { ok: true, published_url: 'https://blog.example.com/ten-seo-tips' } });
+      expect(await receiver.handle(signed, handlers)).toEqual({
+        status: 200,
+        body: { ok: true, published_url: 'https://blog.example.com/ten-seo-tips' },
+      });
       expect(runs).toBe(1);
     });
 
@@ -76,7 +83,9 @@ describeWithRedis('receiver.handle with the Redis store: the contract dedup tabl
     it('shares what one receiver handled with another receiver on the same Redis', async () => {
       fresh();
       const prefix = freshPrefix();
-      const [a, b] = [1, 2].map(() => createReceiver({ token, dedup: redisDedupStore(redis.client, { keyPrefix: prefix }) }));
+      const [a, b] = [1, 2].map(() =>
+        createReceiver({ token, dedup: redisDedupStore(redis.client, { keyPrefix: prefix }) }),
+      );
       const signed = delivery();
       expect((await a!.handle(signed, handlers)).status).toBe(200);
       expect((await b!.handle(signed, handlers)).body).toMatchObject({ duplicate: true });
@@ -88,7 +97,12 @@ describeWithRedis('receiver.handle with the Redis store: the contract dedup tabl
 describe('receiver.handle with the Redis store when Redis is down', () => {
   it('answers 503 Dedup store unavailable, without running the handler, when Redis is unreachable', async () => {
     // A real client whose server is gone: nothing listens on port 1.
-    const down = new Redis('redis://127.0.0.1:1', { lazyConnect: true, maxRetriesPerRequest: 0, enableOfflineQueue: false, retryStrategy: () => null });
+    const down = new Redis('redis://127.0.0.1:1', {
+      lazyConnect: true,
+      maxRetriesPerRequest: 0,
+      enableOfflineQueue: false,
+      retryStrategy: () => null,
+    });
     down.on('error', () => {});
     const errors: unknown[] = [];
     const receiver = createReceiver({ token, dedup: redisDedupStore(down), onError: (error) => errors.push(error) });

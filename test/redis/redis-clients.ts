@@ -34,10 +34,20 @@ export async function connect(name: TestClient['name'], url = redisUrl!): Promis
     await client.connect();
     return { name, client, command: (args) => client.sendCommand(args), close: async () => void (await client.quit()) };
   }
-  const client = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null, connectTimeout: 3000 });
+  const client = new Redis(url, {
+    lazyConnect: true,
+    maxRetriesPerRequest: 0,
+    retryStrategy: () => null,
+    connectTimeout: 3000,
+  });
   client.on('error', () => {});
   await client.connect();
-  return { name, client, command: ([cmd, ...rest]) => client.call(cmd!, ...rest), close: async () => void (await client.quit()) };
+  return {
+    name,
+    client,
+    command: ([cmd, ...rest]) => client.call(cmd!, ...rest),
+    close: async () => void (await client.quit()),
+  };
 }
 
 export const clientNames = ['redis', 'ioredis'] as const;

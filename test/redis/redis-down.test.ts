@@ -16,7 +16,8 @@ const children: ChildProcess[] = [];
 const closers: (() => unknown)[] = [];
 afterEach(async () => {
   for (const close of closers.splice(0)) await Promise.resolve(close()).catch(() => {});
-  for (const child of children.splice(0)) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+  for (const child of children.splice(0))
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
 });
 
 const freePort = async () => {
@@ -30,7 +31,11 @@ const freePort = async () => {
 /** A private redis-server (the binary CI installs), so this test can stop and restart it. */
 async function startRedis(port: number): Promise<ChildProcess> {
   const dir = mkdtempSync(`${tmpdir()}/wcr-redis-down-`);
-  const child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(
+    'redis-server',
+    ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir],
+    { stdio: ['ignore', 'pipe', 'inherit'] },
+  );
   children.push(child);
   let log = '';
   await new Promise<void>((resolve, reject) => {
@@ -40,7 +45,13 @@ async function startRedis(port: number): Promise<ChildProcess> {
       if (log.includes('Ready to accept connections')) resolve();
     });
     child.once('exit', () => reject(new Error(`redis-server exited before it was ready:\n${log}`)));
-    child.once('error', (error) => reject(new Error(`cannot start redis-server (${error.message}); install it (apt-get install redis-server), as .ci/run does`)));
+    child.once('error', (error) =>
+      reject(
+        new Error(
+          `cannot start redis-server (${error.message}); install it (apt-get install redis-server), as .ci/run does`,
+        ),
+      ),
+    );
   });
   return child;
 }
@@ -55,7 +66,12 @@ const clients = {
     return client as RedisClientLike;
   },
   ioredis: async (url: string) => {
-    const client = new Redis(url, { enableOfflineQueue: false, maxRetriesPerRequest: 1, retryStrategy: () => 100, lazyConnect: true });
+    const client = new Redis(url, {
+      enableOfflineQueue: false,
+      maxRetriesPerRequest: 1,
+      retryStrategy: () => 100,
+      lazyConnect: true,
+    });
     client.on('error', () => {});
     await client.connect();
     closers.push(() => client.disconnect());

@@ -31,7 +31,10 @@ describeWithRedis('redisDedupStore on a real Redis', () => {
       freshStore();
       const claim = claimOf();
       expect(await store.claim(claim)).toEqual({ state: 'claimed', lease: expect.any(String) });
-      expect(await store.claim({ ...claim, signature: claimOf().signature })).toEqual({ state: 'in-progress', matchedBy: 'delivery-id' });
+      expect(await store.claim({ ...claim, signature: claimOf().signature })).toEqual({
+        state: 'in-progress',
+        matchedBy: 'delivery-id',
+      });
     });
 
     it('answers done with the stored response after complete, matched by id and by signature', async () => {
@@ -42,15 +45,26 @@ describeWithRedis('redisDedupStore on a real Redis', () => {
       await store.complete(claim, first.lease, { ok: true, published_url: 'https://blog.example.com/a' });
       const response = { ok: true, published_url: 'https://blog.example.com/a' };
       expect(await store.claim(claim)).toEqual({ state: 'done', matchedBy: 'delivery-id', response });
-      expect(await store.claim({ ...claim, deliveryId: randomUUID() })).toEqual({ state: 'done', matchedBy: 'signature', response });
-      expect(await store.claim({ ...claim, deliveryId: null })).toEqual({ state: 'done', matchedBy: 'signature', response });
+      expect(await store.claim({ ...claim, deliveryId: randomUUID() })).toEqual({
+        state: 'done',
+        matchedBy: 'signature',
+        response,
+      });
+      expect(await store.claim({ ...claim, deliveryId: null })).toEqual({
+        state: 'done',
+        matchedBy: 'signature',
+        response,
+      });
     });
 
     it('catches a replay of the same signature under a new delivery id while the first is in flight', async () => {
       freshStore();
       const claim = claimOf();
       await store.claim(claim);
-      expect(await store.claim({ ...claim, deliveryId: randomUUID() })).toEqual({ state: 'in-progress', matchedBy: 'signature' });
+      expect(await store.claim({ ...claim, deliveryId: randomUUID() })).toEqual({
+        state: 'in-progress',
+        matchedBy: 'signature',
+      });
     });
 
     it('frees the delivery on release so the retry claims it again', async () => {
@@ -64,7 +78,9 @@ describeWithRedis('redisDedupStore on a real Redis', () => {
 
     it('gives every claim a different lease', async () => {
       freshStore();
-      const leases = await Promise.all([1, 2, 3].map(async () => ((await store.claim(claimOf())) as { lease: string }).lease));
+      const leases = await Promise.all(
+        [1, 2, 3].map(async () => ((await store.claim(claimOf())) as { lease: string }).lease),
+      );
       expect(new Set(leases).size).toBe(3);
     });
 
@@ -96,7 +112,11 @@ describeWithRedis('redisDedupStore on a real Redis', () => {
       await store.release(claim, stale.lease);
       expect(await other.claim(claim)).toEqual({ state: 'in-progress', matchedBy: 'delivery-id' });
       await other.complete(claim, current.lease, { ok: true, published_url: 'https://current.example.com/' });
-      expect(await store.claim(claim)).toEqual({ state: 'done', matchedBy: 'delivery-id', response: { ok: true, published_url: 'https://current.example.com/' } });
+      expect(await store.claim(claim)).toEqual({
+        state: 'done',
+        matchedBy: 'delivery-id',
+        response: { ok: true, published_url: 'https://current.example.com/' },
+      });
     });
 
     it('keeps the delivery id for retentionMs and the signature for the rest of its tolerance window', async () => {

@@ -19,23 +19,50 @@ export async function deliverScenario(url, token) {
   const tampered = signDelivery({ token, payload: sync });
   const steps = [
     ['test event is acknowledged', signDelivery({ token, payload: testPayload() }), 200, { ok: true }],
-    ['article.sync answers the published_url', signDelivery({ token, payload: sync, deliveryId }), 200, { ok: true, published_url: publishedUrl }],
+    [
+      'article.sync answers the published_url',
+      signDelivery({ token, payload: sync, deliveryId }),
+      200,
+      { ok: true, published_url: publishedUrl },
+    ],
     [
       'a redelivery of the same id with a fresh signature is a duplicate',
       signDelivery({ token, payload: sync, deliveryId, timestamp: now + 1 }),
       200,
       { ok: true, published_url: publishedUrl, duplicate: true },
     ],
-    ['a wrong token is refused with 401', signDelivery({ token: `${token}-wrong`, payload: sync }), 401, { error: 'Invalid token' }],
-    ['a tampered body is refused with 403', { ...tampered, body: tampered.body.replace('Ten SEO tips', 'Ten SE0 tips') }, 403, { error: 'Invalid signature' }],
-    ['a stale timestamp is refused with 403', signDelivery({ token, payload: sync, timestamp: now - 600 }), 403, { error: 'Request expired' }],
-    ['article.trash is acknowledged', signDelivery({ token, payload: articleTrashPayload({ article: { slug: sync.article.slug } }) }), 200, { ok: true }],
+    [
+      'a wrong token is refused with 401',
+      signDelivery({ token: `${token}-wrong`, payload: sync }),
+      401,
+      { error: 'Invalid token' },
+    ],
+    [
+      'a tampered body is refused with 403',
+      { ...tampered, body: tampered.body.replace('Ten SEO tips', 'Ten SE0 tips') },
+      403,
+      { error: 'Invalid signature' },
+    ],
+    [
+      'a stale timestamp is refused with 403',
+      signDelivery({ token, payload: sync, timestamp: now - 600 }),
+      403,
+      { error: 'Request expired' },
+    ],
+    [
+      'article.trash is acknowledged',
+      signDelivery({ token, payload: articleTrashPayload({ article: { slug: sync.article.slug } }) }),
+      200,
+      { ok: true },
+    ],
   ];
   const failures = [];
   for (const [name, delivery, status, body] of steps) {
     const answer = await send(url, { method: 'POST', ...delivery });
     if (answer.status !== status || !isDeepStrictEqual(answer.body, body)) {
-      failures.push(`${name}: expected ${status} ${JSON.stringify(body)}, got ${answer.status} ${JSON.stringify(answer.body)}`);
+      failures.push(
+        `${name}: expected ${status} ${JSON.stringify(body)}, got ${answer.status} ${JSON.stringify(answer.body)}`,
+      );
     }
   }
   const get = await send(url, { method: 'GET' });

@@ -18,13 +18,22 @@ const stampFile = join(runtimesDir, 'node_modules', '.installed-lock-hash');
  * ```
  */
 export function ensureRuntimesInstalled() {
-  const hash = createHash('sha256').update(readFileSync(join(runtimesDir, 'package-lock.json'))).update(`${process.platform}-${process.arch}`).digest('hex');
+  const hash = createHash('sha256')
+    .update(readFileSync(join(runtimesDir, 'package-lock.json')))
+    .update(`${process.platform}-${process.arch}`)
+    .digest('hex');
   if (existsSync(stampFile) && readFileSync(stampFile, 'utf8') === hash) return;
   console.log('installing the runtime matrix (npm ci --prefix test/runtimes)…');
   // The `node` packages download their binary in a preinstall script; miniflare warns that it
   // wants Node 22, which is why run.mjs starts it with the Node 22 binary of this matrix.
-  const result = spawnSync('npm', ['ci', '--no-audit', '--no-fund', '--loglevel=error', '--engine-strict=false'], { cwd: runtimesDir, stdio: 'inherit' });
-  if (result.status !== 0) throw new Error(`npm ci in test/runtimes failed (exit ${result.status}); the runtimes come from the npm registry, so check that it is reachable.`);
+  const result = spawnSync('npm', ['ci', '--no-audit', '--no-fund', '--loglevel=error', '--engine-strict=false'], {
+    cwd: runtimesDir,
+    stdio: 'inherit',
+  });
+  if (result.status !== 0)
+    throw new Error(
+      `npm ci in test/runtimes failed (exit ${result.status}); the runtimes come from the npm registry, so check that it is reachable.`,
+    );
   writeFileSync(stampFile, hash);
 }
 
@@ -39,7 +48,8 @@ export function ensureRuntimesInstalled() {
  * ```
  */
 export function linkPackageInto(dir) {
-  if (!existsSync(join(rootDir, 'dist', 'index.js'))) throw new Error('dist/ is missing: run `npm run build` before `npm run test:runtimes`.');
+  if (!existsSync(join(rootDir, 'dist', 'index.js')))
+    throw new Error('dist/ is missing: run `npm run build` before `npm run test:runtimes`.');
   const link = join(dir, 'node_modules', 'webhook-cms-receiver');
   mkdirSync(join(dir, 'node_modules'), { recursive: true });
   rmSync(link, { force: true, recursive: false });

@@ -37,7 +37,8 @@ export function startProcess(command, args, { cwd, env = process.env, ready, tim
   return new Promise((resolve, reject) => {
     const child = spawn(command, args, { cwd, env, detached: true, stdio: ['pipe', 'pipe', 'pipe'] });
     const output = collect(child);
-    const describe = (why) => new Error(`${command} ${args.join(' ')} ${why}\n${output.stdout.join('')}${output.stderr.join('')}`);
+    const describe = (why) =>
+      new Error(`${command} ${args.join(' ')} ${why}\n${output.stdout.join('')}${output.stderr.join('')}`);
     const exited = new Promise((done) => child.on('close', done));
     const stop = async () => {
       child.stdin.end();

@@ -10,7 +10,8 @@ import { hostWorker, readWranglerConfig } from './worker.mjs';
 
 ensureRuntimesInstalled();
 const exampleDir = (name) => join(rootDir, 'examples', name);
-for (const dir of [runtimesDir, exampleDir('bun'), exampleDir('deno'), exampleDir('cloudflare-worker')]) linkPackageInto(dir);
+for (const dir of [runtimesDir, exampleDir('bun'), exampleDir('deno'), exampleDir('cloudflare-worker')])
+  linkPackageInto(dir);
 // Imported only now: it loads webhook-cms-receiver/testing through the link made above.
 const { deliverScenario } = await import('./example-scenario.mjs');
 const { compatibilityDate, main: workerMain } = readWranglerConfig();
@@ -35,12 +36,16 @@ async function vectorsOn(entry) {
 async function vectorsInProcess(entry) {
   const { code, stdout, stderr } = await runToEnd(entry.command, entry.args, { cwd: runtimesDir });
   const line = stdout.trim().split('\n').at(-1) ?? '';
-  if (code !== 0 || !line.startsWith('{')) throw new Error(`exited ${code}: ${stderr.trim() || stdout.trim() || 'no output'}`);
+  if (code !== 0 || !line.startsWith('{'))
+    throw new Error(`exited ${code}: ${stderr.trim() || stdout.trim() || 'no output'}`);
   return JSON.parse(line);
 }
 
 async function vectorsInWorker(entry) {
-  const worker = await hostWorker('vectors', join(runtimesDir, 'worker-vectors.mjs'), { compatibilityDate, compatibilityFlags: entry.flags });
+  const worker = await hostWorker('vectors', join(runtimesDir, 'worker-vectors.mjs'), {
+    compatibilityDate,
+    compatibilityFlags: entry.flags,
+  });
   try {
     const report = await (await fetch(worker.url, { signal: AbortSignal.timeout(60_000) })).json();
     return { ...report, version: worker.workerd };
@@ -50,16 +55,33 @@ async function vectorsInWorker(entry) {
 }
 
 function exampleStarters() {
-  const env = (token) => ({ ...process.env, WEBHOOK_TOKEN: token, HOST: '127.0.0.1', PORT: '0', PATH: `${join(runtimesDir, 'node_modules', '.bin')}${delimiter}${process.env.PATH}` });
+  const env = (token) => ({
+    ...process.env,
+    WEBHOOK_TOKEN: token,
+    HOST: '127.0.0.1',
+    PORT: '0',
+    PATH: `${join(runtimesDir, 'node_modules', '.bin')}${delimiter}${process.env.PATH}`,
+  });
   const ready = /Listening on (http:\/\/\S+)/;
   return [
     // Each started with the command its README gives.
-    ['examples/bun (bun run start)', async (token) => wrapServer(await startProcess(bun, ['run', 'start'], { cwd: exampleDir('bun'), env: env(token), ready }))],
-    ['examples/deno (deno task start)', async (token) => wrapServer(await startProcess(deno, ['task', 'start'], { cwd: exampleDir('deno'), env: env(token), ready }))],
+    [
+      'examples/bun (bun run start)',
+      async (token) =>
+        wrapServer(await startProcess(bun, ['run', 'start'], { cwd: exampleDir('bun'), env: env(token), ready })),
+    ],
+    [
+      'examples/deno (deno task start)',
+      async (token) =>
+        wrapServer(await startProcess(deno, ['task', 'start'], { cwd: exampleDir('deno'), env: env(token), ready })),
+    ],
     [
       'examples/cloudflare-worker (workerd)',
       async (token) => {
-        const worker = await hostWorker('cloudflare-worker', workerMain, { compatibilityDate, bindings: { WEBHOOK_TOKEN: token } });
+        const worker = await hostWorker('cloudflare-worker', workerMain, {
+          compatibilityDate,
+          bindings: { WEBHOOK_TOKEN: token },
+        });
         return { url: new URL('webhook', worker.url).href, stop: worker.stop, version: worker.workerd };
       },
     ],

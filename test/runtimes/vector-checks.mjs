@@ -30,10 +30,12 @@ export async function runVectorChecks() {
 
 const CHECKS = {
   async verify(vector) {
-    const outcome = await receiverFor(vector).verify({ headers: vector.headers, body: vector.body }).then(
-      (event) => ({ event }),
-      (error) => ({ error }),
-    );
+    const outcome = await receiverFor(vector)
+      .verify({ headers: vector.headers, body: vector.body })
+      .then(
+        (event) => ({ event }),
+        (error) => ({ error }),
+      );
     if (vector.expect.status === 200) {
       expectEqual('event name', outcome.event?.name, vector.expect.event);
       expectEqual('delivery id', outcome.event?.deliveryId, vector.headers['X-Service-Delivery-Id'] ?? null);
@@ -103,7 +105,8 @@ function expectAnswer(vector, status, body, seen) {
 }
 
 function expectEqual(what, actual, expected) {
-  if (actual !== expected) throw new Error(`${what}: expected ${JSON.stringify(expected)}, got ${JSON.stringify(actual)}`);
+  if (actual !== expected)
+    throw new Error(`${what}: expected ${JSON.stringify(expected)}, got ${JSON.stringify(actual)}`);
 }
 
 async function attempt(name, check) {

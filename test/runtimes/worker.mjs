@@ -23,7 +23,8 @@ export function readWranglerConfig() {
   const date = settings.match(/^compatibility_date\s*=\s*"(\d{4}-\d{2}-\d{2})"/m)?.[1];
   const main = settings.match(/^main\s*=\s*"([^"]+)"/m)?.[1];
   if (!date || !main) throw new Error(`${wranglerToml} needs main and compatibility_date`);
-  if (/nodejs_compat|compatibility_flags/.test(settings)) throw new Error(`${wranglerToml} sets compatibility flags; the example must run without nodejs_compat`);
+  if (/nodejs_compat|compatibility_flags/.test(settings))
+    throw new Error(`${wranglerToml} sets compatibility flags; the example must run without nodejs_compat`);
   return { compatibilityDate: date, main: join(rootDir, 'examples', 'cloudflare-worker', main) };
 }
 
@@ -53,11 +54,18 @@ export async function hostWorker(name, entry, { compatibilityDate, bindings = {}
     logLevel: 'warning',
   });
   const bundled = readFileSync(outfile, 'utf8');
-  if (/\bfrom\s*["']node:|\bimport\(\s*["']node:|\brequire\(\s*["']node:/.test(bundled)) throw new Error(`${name}: the Worker bundle imports a node: module, which a Worker without nodejs_compat cannot load`);
-  const host = await startProcess(node22, ['worker-host.mjs', outfile, compatibilityDate, JSON.stringify(bindings), compatibilityFlags.join(',')], {
-    cwd: runtimesDir,
-    ready: /^(\{"url".*\})$/m,
-  });
+  if (/\bfrom\s*["']node:|\bimport\(\s*["']node:|\brequire\(\s*["']node:/.test(bundled))
+    throw new Error(
+      `${name}: the Worker bundle imports a node: module, which a Worker without nodejs_compat cannot load`,
+    );
+  const host = await startProcess(
+    node22,
+    ['worker-host.mjs', outfile, compatibilityDate, JSON.stringify(bindings), compatibilityFlags.join(',')],
+    {
+      cwd: runtimesDir,
+      ready: /^(\{"url".*\})$/m,
+    },
+  );
   const { url, workerd } = JSON.parse(host.match[1]);
   return { url, workerd, stop: host.stop };
 }

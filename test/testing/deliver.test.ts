@@ -3,7 +3,11 @@ import { deliver, articleSyncPayload, testPayload, type DeliveryAttempt } from '
 import { deadUrl, startEndpoint, type Endpoint } from './endpoint.js';
 
 const token = 'deliver-test-token';
-const published = { 'article.sync': ({ article }: { article: { slug: string } }) => ({ publishedUrl: `https://blog.example.com/${article.slug}` }) };
+const published = {
+  'article.sync': ({ article }: { article: { slug: string } }) => ({
+    publishedUrl: `https://blog.example.com/${article.slug}`,
+  }),
+};
 const failing = () => {
   throw new Error('database down');
 };
@@ -32,8 +36,17 @@ describe('deliver()', () => {
     expect(result.outcome).toBe('delivered');
     expect(result.publishedUrl).toBe('https://blog.example.com/ten-seo-tips');
     expect(result.attempts).toHaveLength(1);
-    expect(result.attempts[0]).toMatchObject({ number: 1, status: 200, error: null, retryInMs: null, body: { ok: true, published_url: 'https://blog.example.com/ten-seo-tips' } });
-    expect(endpoint.requests[0]!.headers).toMatchObject({ 'x-service-event': 'article.sync', 'x-service-delivery-id': result.deliveryId });
+    expect(result.attempts[0]).toMatchObject({
+      number: 1,
+      status: 200,
+      error: null,
+      retryInMs: null,
+      body: { ok: true, published_url: 'https://blog.example.com/ten-seo-tips' },
+    });
+    expect(endpoint.requests[0]!.headers).toMatchObject({
+      'x-service-event': 'article.sync',
+      'x-service-delivery-id': result.deliveryId,
+    });
   });
 
   it('retries a failing endpoint on the service schedule (scaled) and gives up after 4 attempts', async () => {
@@ -41,7 +54,12 @@ describe('deliver()', () => {
     const result = await deliver(endpoint.webhookUrl, { token, payload: articleSyncPayload(), timeScale: scale });
     expect(result.outcome).toBe('gave-up');
     expect(result.attempts.map((attempt) => attempt.status)).toEqual([500, 500, 500, 500]);
-    expect(result.attempts.map((attempt) => attempt.retryInMs)).toEqual([2000 * scale, 5000 * scale, 10000 * scale, null]);
+    expect(result.attempts.map((attempt) => attempt.retryInMs)).toEqual([
+      2000 * scale,
+      5000 * scale,
+      10000 * scale,
+      null,
+    ]);
     for (let i = 1; i < result.attempts.length; i++) {
       const previous = result.attempts[i - 1]!;
       const waited = result.attempts[i]!.startedAtMs - (previous.startedAtMs + previous.elapsedMs);
@@ -61,12 +79,20 @@ describe('deliver()', () => {
     expect(second!['x-service-delivery-id']).toBe(first!['x-service-delivery-id']);
     expect(Number(second!['x-service-timestamp'])).toBeGreaterThan(Number(first!['x-service-timestamp']));
     expect(second!['x-service-signature']).not.toBe(first!['x-service-signature']);
-    expect(result.attempts.map((attempt) => attempt.timestamp)).toEqual([first!['x-service-timestamp'], second!['x-service-timestamp']]);
+    expect(result.attempts.map((attempt) => attempt.timestamp)).toEqual([
+      first!['x-service-timestamp'],
+      second!['x-service-timestamp'],
+    ]);
   });
 
   it('does not retry a 401: a wrong token is refused once', async () => {
     endpoint = await startEndpoint({ token }, published);
-    const result = await deliver(endpoint.webhookUrl, { token, payload: articleSyncPayload(), wrongToken: true, timeScale: scale });
+    const result = await deliver(endpoint.webhookUrl, {
+      token,
+      payload: articleSyncPayload(),
+      wrongToken: true,
+      timeScale: scale,
+    });
     expect(result.outcome).toBe('refused');
     expect(result.attempts).toHaveLength(1);
     expect(result.attempts[0]).toMatchObject({ status: 401, body: { error: 'Invalid token' }, retryInMs: null });
@@ -87,7 +113,12 @@ describe('deliver()', () => {
 
   it('back-dates the signed timestamp by staleBy seconds: 600 s is refused as Request expired', async () => {
     endpoint = await startEndpoint({ token }, published);
-    const result = await deliver(endpoint.webhookUrl, { token, payload: articleSyncPayload(), staleBy: 600, timeScale: scale });
+    const result = await deliver(endpoint.webhookUrl, {
+      token,
+      payload: articleSyncPayload(),
+      staleBy: 600,
+      timeScale: scale,
+    });
     expect(result.outcome).toBe('refused');
     expect(result.attempts[0]).toMatchObject({ status: 403, body: { error: 'Request expired' } });
     expect(Math.floor(Date.now() / 1000) - Number(result.attempts[0]!.timestamp)).toBeGreaterThanOrEqual(600);
@@ -132,14 +163,25 @@ describe('deliver()', () => {
     const raw = '{ "event": "test",   "timestamp": 1700000000, "article": null, "profile": null }\n';
     const result = await deliver(endpoint.webhookUrl, { token, payload: raw, deliveryId: 'fixed-id' });
     expect(result.outcome).toBe('delivered');
-    expect(endpoint.requests[0]).toMatchObject({ body: raw, headers: { 'x-service-event': 'test', 'x-service-delivery-id': 'fixed-id' } });
+    expect(endpoint.requests[0]).toMatchObject({
+      body: raw,
+      headers: { 'x-service-event': 'test', 'x-service-delivery-id': 'fixed-id' },
+    });
   });
 
   it('stops after maxAttempts', async () => {
     endpoint = await startEndpoint({ token }, { 'article.sync': failing });
-    const result = await deliver(endpoint.webhookUrl, { token, payload: articleSyncPayload(), maxAttempts: 2, timeScale: scale });
+    const result = await deliver(endpoint.webhookUrl, {
+      token,
+      payload: articleSyncPayload(),
+      maxAttempts: 2,
+      timeScale: scale,
+    });
     expect(result.outcome).toBe('gave-up');
-    expect(result.attempts.map((attempt) => [attempt.status, attempt.retryInMs])).toEqual([[500, 2000 * scale], [500, null]]);
+    expect(result.attempts.map((attempt) => [attempt.status, attempt.retryInMs])).toEqual([
+      [500, 2000 * scale],
+      [500, null],
+    ]);
   });
 
   it('sends through the fetch it is given', async () => {
@@ -158,8 +200,14 @@ describe('deliver()', () => {
   });
 
   it('refuses a URL that is not http(s), a missing token and an impossible maxAttempts, naming the fix', async () => {
-    await expect(deliver('localhost:3000/webhook', { token, payload: testPayload() })).rejects.toThrow(/not an http\(s\) URL.*http:\/\/127\.0\.0\.1:3000\/webhook/);
-    await expect(deliver('http://127.0.0.1:1/webhook', { token: '', payload: testPayload() })).rejects.toThrow(/token must be a non-empty string/);
-    await expect(deliver('http://127.0.0.1:1/webhook', { token, payload: testPayload(), maxAttempts: 5 })).rejects.toThrow(/maxAttempts must be 1, 2, 3 or 4/);
+    await expect(deliver('localhost:3000/webhook', { token, payload: testPayload() })).rejects.toThrow(
+      /not an http\(s\) URL.*http:\/\/127\.0\.0\.1:3000\/webhook/,
+    );
+    await expect(deliver('http://127.0.0.1:1/webhook', { token: '', payload: testPayload() })).rejects.toThrow(
+      /token must be a non-empty string/,
+    );
+    await expect(
+      deliver('http://127.0.0.1:1/webhook', { token, payload: testPayload(), maxAttempts: 5 }),
+    ).rejects.toThrow(/maxAttempts must be 1, 2, 3 or 4/);
   });
 });

@@ -6,7 +6,9 @@ import { providers } from '../helpers/providers.js';
 const token = 'whk_test_0123456789abcdef';
 const NOW = 1_763_800_000;
 
-async function refusal(promise: Promise<unknown>): Promise<{ status: number; code: WebhookErrorCode; message: string }> {
+async function refusal(
+  promise: Promise<unknown>,
+): Promise<{ status: number; code: WebhookErrorCode; message: string }> {
   const error = await promise.then(
     () => expect.fail('expected the delivery to be refused'),
     (thrown: unknown) => thrown,
@@ -87,7 +89,11 @@ describe.each(providers)('checks in contract order with %s', (_name, crypto) => 
       const delivery = signed();
       delivery.headers.Authorization = authorization;
       delete delivery.headers['X-Service-Timestamp'];
-      expect(await refusal(receiver().verify(delivery))).toMatchObject({ status: 401, code: 'invalid_token', message: 'Invalid token' });
+      expect(await refusal(receiver().verify(delivery))).toMatchObject({
+        status: 401,
+        code: 'invalid_token',
+        message: 'Invalid token',
+      });
     });
 
     it('reports which rotated token matched in tokenIndex and checks the signature with that token', async () => {
@@ -98,14 +104,20 @@ describe.each(providers)('checks in contract order with %s', (_name, crypto) => 
       }
       const crossed = signed({ token: 'whk_previous' });
       crossed.headers.Authorization = 'Bearer whk_current';
-      expect(await refusal(receiver({ token: tokens }).verify(crossed))).toMatchObject({ status: 403, message: 'Invalid signature' });
+      expect(await refusal(receiver({ token: tokens }).verify(crossed))).toMatchObject({
+        status: 403,
+        message: 'Invalid signature',
+      });
     });
   });
 
   describe('signature', () => {
     it('accepts upper-case hex digits', async () => {
       const delivery = signed();
-      delivery.headers['X-Service-Signature'] = delivery.headers['X-Service-Signature']!.replace(/[0-9a-f]{64}$/, (hex) => hex.toUpperCase());
+      delivery.headers['X-Service-Signature'] = delivery.headers['X-Service-Signature']!.replace(
+        /[0-9a-f]{64}$/,
+        (hex) => hex.toUpperCase(),
+      );
       expect((await receiver().verify(delivery)).type).toBe('article.sync');
     });
 
@@ -120,7 +132,11 @@ describe.each(providers)('checks in contract order with %s', (_name, crypto) => 
     ])('refuses a signature with %s', async (_what, change) => {
       const delivery = signed();
       delivery.headers['X-Service-Signature'] = change(delivery.headers['X-Service-Signature']!);
-      expect(await refusal(receiver().verify(delivery))).toMatchObject({ status: 403, code: 'invalid_signature', message: 'Invalid signature' });
+      expect(await refusal(receiver().verify(delivery))).toMatchObject({
+        status: 403,
+        code: 'invalid_signature',
+        message: 'Invalid signature',
+      });
     });
 
     it('refuses a one-byte change anywhere in the body', async () => {
@@ -129,13 +145,17 @@ describe.each(providers)('checks in contract order with %s', (_name, crypto) => 
       for (const position of [0, 1, Math.floor(body.length / 2), body.length - 1]) {
         const changed = body.slice();
         changed[position] = changed[position]! ^ 0x01;
-        expect(await refusal(receiver().verify({ headers: delivery.headers, body: changed }))).toMatchObject({ status: 403 });
+        expect(await refusal(receiver().verify({ headers: delivery.headers, body: changed }))).toMatchObject({
+          status: 403,
+        });
       }
     });
 
     it('checks the signature before the payload, so a forged body is 403 not 400', async () => {
       const delivery = signed();
-      expect(await refusal(receiver().verify({ headers: delivery.headers, body: 'not json' }))).toMatchObject({ status: 403 });
+      expect(await refusal(receiver().verify({ headers: delivery.headers, body: 'not json' }))).toMatchObject({
+        status: 403,
+      });
     });
   });
 
@@ -145,7 +165,10 @@ describe.each(providers)('checks in contract order with %s', (_name, crypto) => 
       const exact = createReceiver({ token, now: () => NOW * 1000, crypto, maxBodyBytes: payload.length });
       expect((await exact.verify(signed({ payload }))).type).toBe('test');
       const tight = createReceiver({ token: 'other', now: () => NOW * 1000, crypto, maxBodyBytes: payload.length - 1 });
-      expect(await refusal(tight.verify(signed({ payload })))).toMatchObject({ status: 413, message: 'Payload too large' });
+      expect(await refusal(tight.verify(signed({ payload })))).toMatchObject({
+        status: 413,
+        message: 'Payload too large',
+      });
     });
 
     it('measures a string body in UTF-8 bytes, not characters', async () => {
@@ -182,7 +205,9 @@ describe.each(providers)('checks in contract order with %s', (_name, crypto) => 
       ['a number', 42],
     ])('refuses %s as a body with 400 and a reason naming the fix', async (_kind, body) => {
       const { headers } = signed();
-      const error = await receiver().verify({ headers, body: body as unknown as string }).catch((e: WebhookError) => e);
+      const error = await receiver()
+        .verify({ headers, body: body as unknown as string })
+        .catch((e: WebhookError) => e);
       expect(error).toMatchObject({ status: 400, code: 'invalid_payload' });
       expect((error as WebhookError).reason).toMatch(/raw bytes/);
     });
@@ -193,7 +218,9 @@ describe.each(providers)('checks in contract order with %s', (_name, crypto) => 
       const delivery = signed();
       const shouty = Object.fromEntries(Object.entries(delivery.headers).map(([k, v]) => [k.toUpperCase(), v]));
       expect((await receiver().verify({ headers: shouty, body: delivery.body })).type).toBe('article.sync');
-      expect((await receiver().verify({ headers: new Headers(delivery.headers), body: delivery.body })).type).toBe('article.sync');
+      expect((await receiver().verify({ headers: new Headers(delivery.headers), body: delivery.body })).type).toBe(
+        'article.sync',
+      );
     });
 
     it('takes a single-element array as that value, as Node gives repeated headers', async () => {
@@ -202,13 +229,16 @@ describe.each(providers)('checks in contract order with %s', (_name, crypto) => 
       expect((await receiver().verify({ headers: arrays, body: delivery.body })).type).toBe('article.sync');
     });
 
-    it.each(['authorization', 'x-service-timestamp', 'x-service-signature'])('refuses a repeated %s header, as Fetch would join it', async (name) => {
-      const delivery = signed();
-      const lower = Object.fromEntries(Object.entries(delivery.headers).map(([k, v]) => [k.toLowerCase(), v]));
-      const headers = { ...lower, [name]: [lower[name]!, lower[name]!] };
-      const { status } = await refusal(receiver().verify({ headers, body: delivery.body }));
-      expect(status).toBe(name === 'authorization' ? 401 : 403);
-    });
+    it.each(['authorization', 'x-service-timestamp', 'x-service-signature'])(
+      'refuses a repeated %s header, as Fetch would join it',
+      async (name) => {
+        const delivery = signed();
+        const lower = Object.fromEntries(Object.entries(delivery.headers).map(([k, v]) => [k.toLowerCase(), v]));
+        const headers = { ...lower, [name]: [lower[name]!, lower[name]!] };
+        const { status } = await refusal(receiver().verify({ headers, body: delivery.body }));
+        expect(status).toBe(name === 'authorization' ? 401 : 403);
+      },
+    );
 
     it('refuses the same header given twice under different cases', async () => {
       const delivery = signed();
@@ -232,11 +262,16 @@ describe.each(providers)('checks in contract order with %s', (_name, crypto) => 
       bytes[at] = 0xc3;
       bytes[at + 1] = 0x28;
       const { headers } = signDelivery({ token, payload: bytes, timestamp: NOW });
-      expect(await refusal(receiver().verify({ headers, body: bytes }))).toMatchObject({ status: 400, message: 'Invalid payload' });
+      expect(await refusal(receiver().verify({ headers, body: bytes }))).toMatchObject({
+        status: 400,
+        message: 'Invalid payload',
+      });
     });
 
     it('refuses a byte-order mark before the JSON', async () => {
-      expect(await refusal(verifyBody(`\ufeff${JSON.stringify(testPayload({ timestamp: NOW }))}`))).toMatchObject({ status: 400 });
+      expect(await refusal(verifyBody(`\ufeff${JSON.stringify(testPayload({ timestamp: NOW }))}`))).toMatchObject({
+        status: 400,
+      });
     });
 
     it.each([
@@ -248,43 +283,101 @@ describe.each(providers)('checks in contract order with %s', (_name, crypto) => 
       ['a string timestamp', JSON.stringify({ event: 'test', timestamp: String(NOW), article: null, profile: null })],
       ['a fractional timestamp', JSON.stringify({ event: 'test', timestamp: NOW + 0.5, article: null, profile: null })],
       ['a test event with an article', JSON.stringify({ event: 'test', timestamp: NOW, article: {}, profile: null })],
-      ['a trash event without profile', JSON.stringify({ event: 'article.trash', timestamp: NOW, article: { id: 'a', slug: 'b' } })],
-      ['a trash article without slug', JSON.stringify({ event: 'article.trash', timestamp: NOW, article: { id: 'a' }, profile: { id: 'p', domain: 'd' } })],
-      ['a sync article with a numeric title', JSON.stringify(articleSyncPayload({ timestamp: NOW, article: { title: 7 as unknown as string } }))],
-      ['a sync article with a null slug', JSON.stringify(articleSyncPayload({ timestamp: NOW, article: { slug: null as unknown as string } }))],
-      ['sync tags holding a number', JSON.stringify(articleSyncPayload({ timestamp: NOW, article: { tags: ['a', 1] as unknown as string[] } }))],
+      [
+        'a trash event without profile',
+        JSON.stringify({ event: 'article.trash', timestamp: NOW, article: { id: 'a', slug: 'b' } }),
+      ],
+      [
+        'a trash article without slug',
+        JSON.stringify({
+          event: 'article.trash',
+          timestamp: NOW,
+          article: { id: 'a' },
+          profile: { id: 'p', domain: 'd' },
+        }),
+      ],
+      [
+        'a sync article with a numeric title',
+        JSON.stringify(articleSyncPayload({ timestamp: NOW, article: { title: 7 as unknown as string } })),
+      ],
+      [
+        'a sync article with a null slug',
+        JSON.stringify(articleSyncPayload({ timestamp: NOW, article: { slug: null as unknown as string } })),
+      ],
+      [
+        'sync tags holding a number',
+        JSON.stringify(articleSyncPayload({ timestamp: NOW, article: { tags: ['a', 1] as unknown as string[] } })),
+      ],
       ['a sync profile as an array', JSON.stringify({ ...articleSyncPayload({ timestamp: NOW }), profile: [] })],
-      ['an article field only on the prototype', `{"event":"article.trash","timestamp":${NOW},"article":{"__proto__":{"id":"a","slug":"b"}},"profile":{"id":"p","domain":"d"}}`],
+      [
+        'an article field only on the prototype',
+        `{"event":"article.trash","timestamp":${NOW},"article":{"__proto__":{"id":"a","slug":"b"}},"profile":{"id":"p","domain":"d"}}`,
+      ],
     ])('refuses %s with 400 Invalid payload', async (_what, payload) => {
-      expect(await refusal(verifyBody(payload))).toMatchObject({ status: 400, code: 'invalid_payload', message: 'Invalid payload' });
+      expect(await refusal(verifyBody(payload))).toMatchObject({
+        status: 400,
+        code: 'invalid_payload',
+        message: 'Invalid payload',
+      });
     });
 
     it('accepts extra fields, a missing test article/profile, null optional article fields and unknown statuses', async () => {
-      const sync = articleSyncPayload({ timestamp: NOW, extra: 1, article: { status: 'embargoed', featured_image_url: null, published_at: null } });
+      const sync = articleSyncPayload({
+        timestamp: NOW,
+        extra: 1,
+        article: { status: 'embargoed', featured_image_url: null, published_at: null },
+      });
       expect((await verifyBody(JSON.stringify(sync))).payload).toMatchObject({ extra: 1 });
       expect((await verifyBody(JSON.stringify({ event: 'test', timestamp: NOW }))).type).toBe('test');
     });
 
     it('gives unknown events type "unknown" with the real name, and needs no delivery id for them', async () => {
-      const event = await receiver().verify(signed({ payload: JSON.stringify({ event: 'job.completed', timestamp: NOW, job: { id: 1 } }), deliveryId: null }));
-      expect(event).toMatchObject({ type: 'unknown', name: 'job.completed', deliveryId: null, payload: { job: { id: 1 } } });
+      const event = await receiver().verify(
+        signed({
+          payload: JSON.stringify({ event: 'job.completed', timestamp: NOW, job: { id: 1 } }),
+          deliveryId: null,
+        }),
+      );
+      expect(event).toMatchObject({
+        type: 'unknown',
+        name: 'job.completed',
+        deliveryId: null,
+        payload: { job: { id: 1 } },
+      });
     });
 
     it('needs a delivery id for article events only, checked after the payload', async () => {
-      const trash = JSON.stringify({ event: 'article.trash', timestamp: NOW, article: { id: 'a', slug: 'b' }, profile: { id: 'p', domain: 'd' } });
+      const trash = JSON.stringify({
+        event: 'article.trash',
+        timestamp: NOW,
+        article: { id: 'a', slug: 'b' },
+        profile: { id: 'p', domain: 'd' },
+      });
       expect((await verifyBody(trash)).type).toBe('article.trash');
       expect(await refusal(receiver().verify(signed({ payload: trash, deliveryId: null })))).toMatchObject({
         status: 400,
         message: 'Missing delivery id',
       });
-      expect(await refusal(receiver().verify(signed({ payload: '[]', deliveryId: null })))).toMatchObject({ message: 'Invalid payload' });
-      expect((await receiver().verify(signed({ payload: JSON.stringify(testPayload({ timestamp: NOW })), deliveryId: null }))).deliveryId).toBeNull();
+      expect(await refusal(receiver().verify(signed({ payload: '[]', deliveryId: null })))).toMatchObject({
+        message: 'Invalid payload',
+      });
+      expect(
+        (
+          await receiver().verify(
+            signed({ payload: JSON.stringify(testPayload({ timestamp: NOW })), deliveryId: null }),
+          )
+        ).deliveryId,
+      ).toBeNull();
     });
   });
 
   it('signs exactly as the vectors were signed', () => {
-    expect(signature('whk_9f8e7d6c5b4a39281706f5e4d3c2b1a0', '1763800000', '{"event": "test", "timestamp": 1763800000, "article": null, "profile": null}')).toBe(
-      'e302e5a8adbf30cc6f99d4068ca652836695effcbdadf22a27d7e3b28cb940e1',
-    );
+    expect(
+      signature(
+        'whk_9f8e7d6c5b4a39281706f5e4d3c2b1a0',
+        '1763800000',
+        '{"event": "test", "timestamp": 1763800000, "article": null, "profile": null}',
+      ),
+    ).toBe('e302e5a8adbf30cc6f99d4068ca652836695effcbdadf22a27d7e3b28cb940e1');
   });
 });

@@ -11,18 +11,30 @@ const stripe = new Stripe('sk_test_cross_check');
 
 /** Signers from other projects that implement the same `<timestamp>.<body>` HMAC-SHA256 scheme. */
 const signers: [string, (timestamp: string, body: string) => Promise<string>][] = [
-  ['stripe-node generateTestHeaderString', async (timestamp, body) => {
-    const header = stripe.webhooks.generateTestHeaderString({ payload: body, secret: token, timestamp: Number(timestamp) });
-    return `sha256=${/v1=([0-9a-f]{64})/.exec(header)![1]}`;
-  }],
+  [
+    'stripe-node generateTestHeaderString',
+    async (timestamp, body) => {
+      const header = stripe.webhooks.generateTestHeaderString({
+        payload: body,
+        secret: token,
+        timestamp: Number(timestamp),
+      });
+      return `sha256=${/v1=([0-9a-f]{64})/.exec(header)![1]}`;
+    },
+  ],
   ['@octokit/webhooks-methods sign', (timestamp, body) => octokitSign(token, `${timestamp}.${body}`)],
-  ['node:crypto createHmac', async (timestamp, body) => `sha256=${createHmac('sha256', token).update(`${timestamp}.${body}`).digest('hex')}`],
+  [
+    'node:crypto createHmac',
+    async (timestamp, body) => `sha256=${createHmac('sha256', token).update(`${timestamp}.${body}`).digest('hex')}`,
+  ],
 ];
 
 describe.each(providers)('signatures from other implementations with %s', (_name, crypto) => {
   const receiver = createReceiver({ token, crypto, dedup: false });
   const timestamp = String(Math.floor(Date.now() / 1000));
-  const body = JSON.stringify(articleSyncPayload({ article: { title: 'Référencement 🚀 日本語', content_markdown: 'x'.repeat(5000) } }));
+  const body = JSON.stringify(
+    articleSyncPayload({ article: { title: 'Référencement 🚀 日本語', content_markdown: 'x'.repeat(5000) } }),
+  );
   const headersFor = (signature: string) => ({
     authorization: `Bearer ${token}`,
     'x-service-timestamp': timestamp,

@@ -11,21 +11,32 @@ function deferred() {
 }
 
 const receiverWith = (options: Partial<ReceiverOptions> = {}) => createReceiver({ token, ...options });
-const sync = (deliveryId = 'd-1', timestamp?: number) => signDelivery({ token, payload: articleSyncPayload(), deliveryId, ...(timestamp ? { timestamp } : {}) });
+const sync = (deliveryId = 'd-1', timestamp?: number) =>
+  signDelivery({ token, payload: articleSyncPayload(), deliveryId, ...(timestamp ? { timestamp } : {}) });
 
 describe('handle()', () => {
   it('runs the handler for its event and answers published_url', async () => {
-    const answer = await receiverWith().handle(sync(), { 'article.sync': ({ article }) => ({ publishedUrl: `https://blog.example.com/${article.slug}` }) });
+    const answer = await receiverWith().handle(sync(), {
+      'article.sync': ({ article }) => ({ publishedUrl: `https://blog.example.com/${article.slug}` }),
+    });
     expect(answer).toEqual({ status: 200, body: { ok: true, published_url: 'https://blog.example.com/ten-seo-tips' } });
   });
 
   it('acknowledges an event without a handler', async () => {
-    expect(await receiverWith().handle(signDelivery({ token, payload: articleTrashPayload() }), {})).toEqual({ status: 200, body: { ok: true } });
-    expect(await receiverWith().handle(signDelivery({ token, payload: testPayload() }))).toEqual({ status: 200, body: { ok: true } });
+    expect(await receiverWith().handle(signDelivery({ token, payload: articleTrashPayload() }), {})).toEqual({
+      status: 200,
+      body: { ok: true },
+    });
+    expect(await receiverWith().handle(signDelivery({ token, payload: testPayload() }))).toEqual({
+      status: 200,
+      body: { ok: true },
+    });
   });
 
   it('ignores a publishedUrl that is not a string', async () => {
-    const answer = await receiverWith().handle(sync(), { 'article.sync': () => ({ publishedUrl: 42 as unknown as string }) });
+    const answer = await receiverWith().handle(sync(), {
+      'article.sync': () => ({ publishedUrl: 42 as unknown as string }),
+    });
     expect(answer.body).toEqual({ ok: true });
   });
 
@@ -34,7 +45,10 @@ describe('handle()', () => {
     const handler = vi.fn(() => ({ publishedUrl: 'https://blog.example.com/a' }));
     await receiver.handle(sync('d-1', Math.floor(Date.now() / 1000) - 10), { 'article.sync': handler });
     const again = await receiver.handle(sync('d-1'), { 'article.sync': handler });
-    expect(again).toEqual({ status: 200, body: { ok: true, published_url: 'https://blog.example.com/a', duplicate: true } });
+    expect(again).toEqual({
+      status: 200,
+      body: { ok: true, published_url: 'https://blog.example.com/a', duplicate: true },
+    });
     expect(handler).toHaveBeenCalledTimes(1);
   });
 
@@ -46,7 +60,9 @@ describe('handle()', () => {
       return { publishedUrl: 'https://blog.example.com/once' };
     });
     const now = Math.floor(Date.now() / 1000);
-    const copies = Array.from({ length: 50 }, (_, i) => receiver.handle(sync('d-concurrent', now - (i % 5)), { 'article.sync': handler }));
+    const copies = Array.from({ length: 50 }, (_, i) =>
+      receiver.handle(sync('d-concurrent', now - (i % 5)), { 'article.sync': handler }),
+    );
     await new Promise((resolve) => setTimeout(resolve, 10));
     gate.resolve();
     const answers = await Promise.all(copies);
@@ -68,7 +84,10 @@ describe('handle()', () => {
     };
     const failed = await receiver.handle(sync('d-retry'), { 'article.sync': handler });
     expect(failed).toEqual({ status: 500, body: { error: 'Handler failed' } });
-    expect(onError).toHaveBeenCalledWith(expect.objectContaining({ message: expect.stringContaining('database is down') }), expect.objectContaining({ type: 'article.sync' }));
+    expect(onError).toHaveBeenCalledWith(
+      expect.objectContaining({ message: expect.stringContaining('database is down') }),
+      expect.objectContaining({ type: 'article.sync' }),
+    );
     const retried = await receiver.handle(sync('d-retry'), { 'article.sync': handler });
     expect(retried).toEqual({ status: 200, body: { ok: true, published_url: 'https://blog.example.com/retried' } });
     expect(calls).toBe(2);
@@ -82,9 +101,14 @@ describe('handle()', () => {
     await receiver.handle(original, { 'article.sync': handler });
     const replay = { ...original, headers: { ...original.headers, 'X-Service-Delivery-Id': 'd-forged' } };
     const answer = await receiver.handle(replay, { 'article.sync': handler });
-    expect(answer).toEqual({ status: 200, body: { ok: true, published_url: 'https://blog.example.com/original', duplicate: true } });
+    expect(answer).toEqual({
+      status: 200,
+      body: { ok: true, published_url: 'https://blog.example.com/original', duplicate: true },
+    });
     expect(handler).toHaveBeenCalledTimes(1);
-    expect(onDuplicate).toHaveBeenCalledWith(expect.objectContaining({ deliveryId: 'd-forged', matchedBy: 'signature', inProgress: false }));
+    expect(onDuplicate).toHaveBeenCalledWith(
+      expect.objectContaining({ deliveryId: 'd-forged', matchedBy: 'signature', inProgress: false }),
+    );
   });
 
   it('answers a replay 409 while the first copy runs, and lets it through if that copy then fails', async () => {
@@ -124,22 +148,39 @@ describe('handle()', () => {
     const answer = await receiverWith({ dedup: broken, onError }).handle(sync(), { 'article.sync': handler });
     expect(answer).toEqual({ status: 503, body: { error: 'Dedup store unavailable' } });
     expect(handler).not.toHaveBeenCalled();
-    expect(onError).toHaveBeenCalledWith(expect.objectContaining({ code: 'dedup_unavailable' }), expect.objectContaining({ type: 'article.sync' }));
+    expect(onError).toHaveBeenCalledWith(
+      expect.objectContaining({ code: 'dedup_unavailable' }),
+      expect.objectContaining({ type: 'article.sync' }),
+    );
   });
 
   it('answers 503 even when the store fails with a value that cannot be turned into text', async () => {
     const unprintable = Object.create(null) as object;
-    const broken: DedupStore = { claim: () => Promise.reject(unprintable), complete: () => undefined, release: () => undefined };
-    expect(await receiverWith({ dedup: broken }).handle(sync(), {})).toEqual({ status: 503, body: { error: 'Dedup store unavailable' } });
+    const broken: DedupStore = {
+      claim: () => Promise.reject(unprintable),
+      complete: () => undefined,
+      release: () => undefined,
+    };
+    expect(await receiverWith({ dedup: broken }).handle(sync(), {})).toEqual({
+      status: 503,
+      body: { error: 'Dedup store unavailable' },
+    });
   });
 
   it('still answers 200 when recording the success fails, and reports it to onError', async () => {
     const store = memoryDedupStore();
-    const flaky: DedupStore = { ...store, claim: (c) => store.claim(c), complete: () => Promise.reject(new Error('write failed')) };
+    const flaky: DedupStore = {
+      ...store,
+      claim: (c) => store.claim(c),
+      complete: () => Promise.reject(new Error('write failed')),
+    };
     const onError = vi.fn();
     const answer = await receiverWith({ dedup: flaky, onError }).handle(sync(), {});
     expect(answer.status).toBe(200);
-    expect(onError).toHaveBeenCalledWith(expect.objectContaining({ message: expect.stringContaining('write failed') }), expect.anything());
+    expect(onError).toHaveBeenCalledWith(
+      expect.objectContaining({ message: expect.stringContaining('write failed') }),
+      expect.anything(),
+    );
   });
 
   it('tells onRejected the internal reason while the answer carries only the public text', async () => {
@@ -149,7 +190,11 @@ describe('handle()', () => {
     expect(answer).toEqual({ status: 403, body: { error: 'Request expired' } });
     const [error, info] = onRejected.mock.calls[0]!;
     expect(error).toMatchObject({ code: 'request_expired', status: 403 });
-    expect(info).toEqual({ reason: expect.stringMatching(/30[12] s old; tolerance is 300 s/), deliveryId: 'd-stale', eventHeader: 'article.sync' });
+    expect(info).toEqual({
+      reason: expect.stringMatching(/30[12] s old; tolerance is 300 s/),
+      deliveryId: 'd-stale',
+      eventHeader: 'article.sync',
+    });
   });
 
   it('answers the same whatever a hook throws', async () => {
@@ -180,7 +225,9 @@ describe('handle()', () => {
     const seen: [string, string][] = [];
     const receiver = receiverWith();
     await receiver.handle(sync(), { 'article.sync': (e) => void seen.push([e.type, e.article.slug]) });
-    await receiver.handle(signDelivery({ token, payload: articleTrashPayload() }), { 'article.trash': (e) => void seen.push([e.type, e.article.slug]) });
+    await receiver.handle(signDelivery({ token, payload: articleTrashPayload() }), {
+      'article.trash': (e) => void seen.push([e.type, e.article.slug]),
+    });
     expect(seen).toEqual([
       ['article.sync', 'ten-seo-tips'],
       ['article.trash', 'ten-seo-tips'],

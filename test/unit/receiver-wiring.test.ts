@@ -28,11 +28,21 @@ describe('receiver wiring', () => {
   it('moves the default dedup store with the receiver clock, so lease and retention can be tested', async () => {
     let now = Date.now();
     const receiver = createReceiver({ token, now: () => now });
-    const delivery = signDelivery({ token, payload: articleSyncPayload(), deliveryId: 'clock-1', timestamp: Math.floor(now / 1000) });
+    const delivery = signDelivery({
+      token,
+      payload: articleSyncPayload(),
+      deliveryId: 'clock-1',
+      timestamp: Math.floor(now / 1000),
+    });
     const handler = vi.fn();
     await receiver.handle(delivery, { 'article.sync': handler });
     now += 72 * 3600_000;
-    const again = signDelivery({ token, payload: articleSyncPayload(), deliveryId: 'clock-1', timestamp: Math.floor(now / 1000) });
+    const again = signDelivery({
+      token,
+      payload: articleSyncPayload(),
+      deliveryId: 'clock-1',
+      timestamp: Math.floor(now / 1000),
+    });
     expect((await receiver.handle(again, { 'article.sync': handler })).body).toEqual({ ok: true });
     expect(handler).toHaveBeenCalledTimes(2);
   });
@@ -40,7 +50,9 @@ describe('receiver wiring', () => {
   it('lets a receiver from the ESM build drive an adapter from the CommonJS build', async () => {
     // npm test builds dist/ first (pretest); the two builds have separate module state.
     const esm = (await import('../../dist/index.js')) as typeof import('webhook-cms-receiver');
-    const cjsFetch = createRequire(import.meta.url)('../../dist/fetch.cjs') as typeof import('webhook-cms-receiver/fetch');
+    const cjsFetch = createRequire(import.meta.url)(
+      '../../dist/fetch.cjs',
+    ) as typeof import('webhook-cms-receiver/fetch');
     const handle = cjsFetch.webhookHandler(esm.createReceiver({ token }), {});
     const response = await handle(post(signDelivery({ token, payload: testPayload() })));
     expect(response.status).toBe(200);

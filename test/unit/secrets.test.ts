@@ -22,7 +22,14 @@ describe.each(providers)('the token never leaks (%s)', (_name, crypto) => {
       // The scenarios really produced output of every kind, so the search below searched something.
       expect([...leaks.codes].sort()).toEqual([...EVERY_REFUSAL].sort());
       const all = leaks.texts.join('\n');
-      for (const seen of ['Handler failed', 'Dedup store unavailable', '"duplicate":true', 'matchedBy', 'the CMS is down']) expect(all).toContain(seen);
+      for (const seen of [
+        'Handler failed',
+        'Dedup store unavailable',
+        '"duplicate":true',
+        'matchedBy',
+        'the CMS is down',
+      ])
+        expect(all).toContain(seen);
       expect(leaks.texts.some((text) => text.includes('a hook that throws'))).toBe(true);
       for (const secret of [...tokens, ...leaks.computed]) {
         const leaked = leaks.texts.filter((text) => text.includes(secret));

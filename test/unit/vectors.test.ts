@@ -4,7 +4,8 @@ import { providers } from '../helpers/providers.js';
 import { vectors } from '../helpers/vectors.js';
 
 describe.each(providers)('shared vectors with %s', (_name, crypto) => {
-  const receiverFor = (vector: (typeof vectors)[number]) => createReceiver({ token: vector.tokens, now: () => vector.now * 1000, crypto });
+  const receiverFor = (vector: (typeof vectors)[number]) =>
+    createReceiver({ token: vector.tokens, now: () => vector.now * 1000, crypto });
 
   it.each(vectors.map((v) => [v.name, v] as const))('verify(): %s', async (_n, vector) => {
     const outcome = receiverFor(vector).verify({ headers: vector.headers, body: vector.body });
@@ -15,7 +16,10 @@ describe.each(providers)('shared vectors with %s', (_name, crypto) => {
       expect(event.deliveryId).toBe(vector.headers['X-Service-Delivery-Id'] ?? null);
       expect(event.tokenIndex).toBe(vector.tokens.indexOf(vector.headers.Authorization!.slice('Bearer '.length)));
     } else {
-      const error = await outcome.then(() => undefined, (thrown: unknown) => thrown);
+      const error = await outcome.then(
+        () => undefined,
+        (thrown: unknown) => thrown,
+      );
       expect(error).toBeInstanceOf(WebhookError);
       expect((error as WebhookError).status).toBe(vector.expect.status);
       expect((error as WebhookError).message).toBe(vector.expect.error);

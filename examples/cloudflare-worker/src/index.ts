@@ -14,7 +14,10 @@ let cached: { token: string; handle: Handler } | undefined;
 
 function webhookFor(env: Env): Handler {
   const token = env.WEBHOOK_TOKEN;
-  if (!token) throw new Error('WEBHOOK_TOKEN is not bound. Run `npx wrangler secret put WEBHOOK_TOKEN` (or put it in .dev.vars for `wrangler dev`).');
+  if (!token)
+    throw new Error(
+      'WEBHOOK_TOKEN is not bound. Run `npx wrangler secret put WEBHOOK_TOKEN` (or put it in .dev.vars for `wrangler dev`).',
+    );
   if (cached?.token !== token) {
     const handle = webhookHandler(createReceiver({ token }), {
       'article.sync': ({ article, profile }) => {

@@ -12,7 +12,10 @@ let webhook: Handler | undefined;
 
 function createWebhook(): Handler {
   const token = process.env.WEBHOOK_TOKEN;
-  if (!token) throw new Error('WEBHOOK_TOKEN is not set. Put the token from Profile Settings → CMS Integration in .env.local (never in code).');
+  if (!token)
+    throw new Error(
+      'WEBHOOK_TOKEN is not set. Put the token from Profile Settings → CMS Integration in .env.local (never in code).',
+    );
   return webhookHandler(createReceiver({ token }), {
     'article.sync': ({ article, profile }) => {
       console.log(`sync ${article.slug} (${article.status})`);

@@ -5,9 +5,16 @@ const library: Options = {
     index: 'src/index.ts',
     testing: 'src/testing/index.ts',
     redis: 'src/redis/index.ts',
+    node: 'adapters/node/index.ts',
     express: 'adapters/express/index.ts',
     hono: 'adapters/hono/index.ts',
     fetch: 'adapters/fetch/index.ts',
+    fastify: 'adapters/fastify/index.ts',
+    koa: 'adapters/koa/index.ts',
+    h3: 'adapters/h3/index.ts',
+    lambda: 'adapters/lambda/index.ts',
+    postgres: 'src/postgres/index.ts',
+    cloudflare: 'src/cloudflare/index.ts',
   },
   format: ['esm', 'cjs'],
   dts: true,
@@ -18,7 +25,19 @@ const library: Options = {
   sourcemap: false,
   // Adapters and helpers import the core by name, so every entry shares one copy of it
   // (one WebhookError class) instead of bundling its own.
-  external: ['webhook-cms-receiver', /^webhook-cms-receiver\//, 'express', 'hono', /^hono\//],
+  external: [
+    'webhook-cms-receiver',
+    /^webhook-cms-receiver\//,
+    'express',
+    'hono',
+    /^hono\//,
+    'fastify',
+    'koa',
+    'h3',
+    'pg',
+    'postgres',
+    /^cloudflare:/,
+  ],
 };
 
 // The CLI is a Node program: ESM only, bundling the helpers it uses, with the shebang npx needs.

@@ -9,12 +9,16 @@ export default defineConfig({
     alias: [
       { find: /^webhook-cms-receiver$/, replacement: here('./src/index.ts') },
       { find: /^webhook-cms-receiver\/testing$/, replacement: here('./src/testing/index.ts') },
-      { find: /^webhook-cms-receiver\/redis$/, replacement: here('./src/redis/index.ts') },
-      { find: /^webhook-cms-receiver\/(express|hono|fetch)$/, replacement: here('./adapters/$1/index.ts') },
+      { find: /^webhook-cms-receiver\/(redis|postgres|cloudflare)$/, replacement: here('./src/$1/index.ts') },
+      {
+        find: /^webhook-cms-receiver\/(node|express|hono|fetch|fastify|koa|h3|lambda)$/,
+        replacement: here('./adapters/$1/index.ts'),
+      },
     ],
   },
   test: {
-    include: ['src/**/*.test.ts', 'adapters/**/*.test.ts', 'test/**/*.test.ts'],
+    globalSetup: ['test/setup/services.ts'],
+    include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
     exclude: ['**/node_modules/**', 'test/runtimes/**', 'examples/**'],
     testTimeout: 20_000,
   },

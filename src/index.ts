@@ -10,10 +10,18 @@
  * @module webhook-cms-receiver
  */
 export { createReceiver, type Receiver } from './receiver/create-receiver.js';
-export type { ReceiverOptions, RejectionInfo, DuplicateInfo } from './receiver/options.js';
+export {
+  DEFAULT_TOLERANCE_SECONDS,
+  DEFAULT_MAX_BODY_BYTES,
+  type ReceiverOptions,
+  type RejectionInfo,
+  type DuplicateInfo,
+  type StaleInfo,
+} from './receiver/options.js';
 export type { DeliveryInput } from './receiver/verify-delivery.js';
-export type { WebhookHandlers, HandlerResult } from './receiver/handlers.js';
-export type { HandleResult, AnswerBody } from './receiver/answers.js';
+export type { InspectedDelivery } from './receiver/inspection.js';
+export type { WebhookHandlers, HandlerResult, HandlerContext } from './receiver/handlers.js';
+export type { Answer, AnswerBody } from './receiver/answers.js';
 export { WebhookError, isWebhookError, type WebhookErrorCode } from './errors/webhook-error.js';
 export type {
   WebhookEvent,
@@ -31,17 +39,8 @@ export type {
   ArticleTrashEnvelope,
   TestEnvelope,
 } from './events/types.js';
-export type { HeadersInput } from './http/headers.js';
-export type { BodyInput } from './http/body.js';
-export {
-  serveRequest,
-  verifyRequest,
-  type AdapterRequest,
-  type RequestBody,
-  type AlreadyParsed,
-  type HttpAnswer,
-} from './http/serve-request.js';
-export type { BodyStream, FetchBody } from './http/read-body.js';
+export type { HeadersInput } from './input/headers.js';
+export type { BodyInput } from './input/body.js';
 export { memoryDedupStore, type MemoryDedupStoreOptions } from './dedup/memory-store.js';
 export {
   DEFAULT_LEASE_MS,
@@ -49,8 +48,12 @@ export {
   type DedupStore,
   type DedupClaim,
   type ClaimOutcome,
-  type StoredResponse,
+  type StoredAnswer,
+  type ArticleOrder,
+  type TransactOutcome,
+  STALE_ANSWER,
 } from './dedup/store.js';
 export type { CryptoProvider, HmacVerifier } from './crypto/provider.js';
 export { nodeCryptoProvider } from './crypto/node-crypto.js';
 export { webCryptoProvider } from './crypto/web-crypto.js';
+export * from './adapter-kit/index.js';

@@ -1,5 +1,5 @@
 /**
- * The Express 4 and 5 adapter: moves bytes and headers between the framework and `receiver.handle`.
+ * The Express 4 and 5 adapter, built on the `node:http` one.
  *
  * @example
  * ```ts
@@ -9,42 +9,59 @@
  * @module webhook-cms-receiver/express
  */
 import {
+  byteLimitText,
+  type Receiver,
   serveRequest,
   verifyRequest,
-  type AdapterRequest,
-  type HttpAnswer,
-  type Receiver,
-  type RequestBody,
   type WebhookEvent,
   type WebhookHandlers,
 } from 'webhook-cms-receiver';
+import {
+  logUnexpected,
+  type NodeRequest,
+  type NodeResponse,
+  nodeAdapterRequest,
+  type ParserHints,
+  sendNodeAnswer,
+} from 'webhook-cms-receiver/node';
+
+declare global {
+  // Declaration merging with Express's own Request type, so `req.webhookEvent` needs no cast.
+  namespace Express {
+    interface Request {
+      /** Set by `verifyWebhook` from `webhook-cms-receiver/express`. */
+      webhookEvent?: WebhookEvent;
+    }
+  }
+}
 
 /** The parts of an Express 4 or 5 request this adapter reads (a Node `IncomingMessage`). */
-export interface ExpressRequest extends AsyncIterable<Uint8Array> {
-  method: string;
-  headers: Record<string, string | string[] | undefined>;
-  body?: unknown;
-  rawBody?: unknown;
-  readableEnded?: boolean;
-  resume?(): unknown;
+export interface ExpressRequest extends NodeRequest {
   webhookEvent?: WebhookEvent;
 }
 
 /** The parts of an Express response this adapter writes (a Node `ServerResponse`). */
-export interface ExpressResponse {
-  writeHead(status: number, headers: Record<string, string>): { end(text: string): unknown };
-}
+export type ExpressResponse = NodeResponse;
 
 /**
- * Express's `next`, called with the error when something outside a delivery's checks fails.
+ * Express's `next`.
  * @inline
  */
 type Next = (error?: unknown) => void;
 
+function hints(receiver: Receiver): ParserHints {
+  const raw = `express.raw({ type: 'application/json', limit: '${byteLimitText(receiver.maxBodyBytes)}' })`;
+  return {
+    parser: 'a body parser such as express.json() or express.text()',
+    fix: `Mount the webhook route before express.json(), or give it ${raw} (body-parser's own limit is 100kb).`,
+  };
+}
+
 /**
  * An Express 4/5 route handler that verifies, deduplicates and answers deliveries. Mount it
- * before `express.json()`, or behind `express.raw({ type: 'application/json', limit: '10mb' })`
- * (body-parser's own default limit is 100 KB, smaller than many articles).
+ * before `express.json()`, or behind `express.raw({ type: 'application/json', limit: '10mb' })`.
+ * The promise it returns never rejects (Express 4 ignores returned promises), and it never
+ * writes to a response that other middleware already answered.
  *
  * @example
  * ```ts
@@ -52,8 +69,11 @@ type Next = (error?: unknown) => void;
  * ```
  */
 export function webhookHandler(receiver: Receiver, handlers: WebhookHandlers) {
-  return (req: ExpressRequest, res: ExpressResponse, next?: Next): Promise<void> =>
-    serveRequest(receiver, fromExpress(req), handlers).then((answer) => send(req, res, answer), next);
+  const parserHints = hints(receiver);
+  return (req: ExpressRequest, res: ExpressResponse, _next?: Next): Promise<void> =>
+    serveRequest(receiver, nodeAdapterRequest(req, parserHints), handlers)
+      .then((answer) => sendNodeAnswer(req, res, answer))
+      .catch(logUnexpected);
 }
 
 /**
@@ -62,37 +82,17 @@ export function webhookHandler(receiver: Receiver, handlers: WebhookHandlers) {
  *
  * @example
  * ```ts
- * app.post('/webhook', verifyWebhook(receiver), (req, res) => res.json({ ok: true, type: req.webhookEvent.type }));
+ * app.post('/webhook', verifyWebhook(receiver), (req, res) => res.json({ ok: true, type: req.webhookEvent?.type }));
  * ```
  */
 export function verifyWebhook(receiver: Receiver) {
+  const parserHints = hints(receiver);
   return (req: ExpressRequest, res: ExpressResponse, next: Next): Promise<void> =>
-    verifyRequest(receiver, fromExpress(req)).then((result) => {
-      if ('answer' in result) return send(req, res, result.answer);
-      req.webhookEvent = result.event;
-      next();
-    }, next);
-}
-
-function fromExpress(req: ExpressRequest): AdapterRequest {
-  return { method: req.method, headers: req.headers, body: () => bodyOf(req) };
-}
-
-function bodyOf(req: ExpressRequest): RequestBody {
-  if (req.rawBody instanceof Uint8Array) return req.rawBody;
-  if (req.body instanceof Uint8Array || typeof req.body === 'string') return req.body;
-  // A parser consumed the stream and left only its parsed value behind.
-  if (req.readableEnded) {
-    return {
-      alreadyParsed: 'a body parser such as express.json()',
-      fix: "Mount the webhook route before express.json(), or give it express.raw({ type: 'application/json', limit: '10mb' }).",
-    };
-  }
-  return req;
-}
-
-function send(req: ExpressRequest, res: ExpressResponse, answer: HttpAnswer): void {
-  res.writeHead(answer.status, answer.headers).end(answer.text);
-  // Discard what an oversized body still sends, as Node does for a body nobody read.
-  if (!req.readableEnded) req.resume?.();
+    verifyRequest(receiver, nodeAdapterRequest(req, parserHints))
+      .then((result) => {
+        if ('answer' in result) return sendNodeAnswer(req, res, result.answer);
+        req.webhookEvent = result.event;
+        next();
+      })
+      .catch(logUnexpected);
 }

@@ -10,9 +10,9 @@
  */
 import {
   serveRequest,
+  toFetchResponse,
   verifyRequest,
   type AdapterRequest,
-  type HttpAnswer,
   type Receiver,
   type WebhookEvent,
   type WebhookHandlers,
@@ -28,7 +28,7 @@ import {
  * ```
  */
 export function webhookHandler(receiver: Receiver, handlers: WebhookHandlers): (request: Request) => Promise<Response> {
-  return async (request) => toResponse(await serveRequest(receiver, fromFetch(request), handlers));
+  return async (request) => toFetchResponse(await serveRequest(receiver, fromFetch(request), handlers));
 }
 
 /**
@@ -47,7 +47,7 @@ export function verifyWebhook(
 ): (request: Request) => Promise<{ event: WebhookEvent } | { response: Response }> {
   return async (request) => {
     const result = await verifyRequest(receiver, fromFetch(request));
-    return 'answer' in result ? { response: toResponse(result.answer) } : result;
+    return 'answer' in result ? { response: toFetchResponse(result.answer) } : result;
   };
 }
 
@@ -56,15 +56,11 @@ function fromFetch(request: Request): AdapterRequest {
     method: request.method,
     headers: request.headers,
     body: () =>
-      request.bodyUsed
+      request.bodyUsed || request.body?.locked
         ? {
-            alreadyParsed: 'request.json() or request.text()',
-            fix: 'Pass the Request to the webhook handler before anything reads its body.',
+            alreadyParsed: 'request.json(), request.text() or a reader from request.body.getReader()',
+            fix: 'Pass the Request to the webhook handler before anything reads its body, or pass request.clone().',
           }
         : request,
   };
-}
-
-function toResponse(answer: HttpAnswer): Response {
-  return new Response(answer.text, { status: answer.status, headers: answer.headers });
 }

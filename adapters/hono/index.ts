@@ -11,6 +11,7 @@
 import type { Context, MiddlewareHandler } from 'hono';
 import {
   serveRequest,
+  toFetchResponse,
   verifyRequest,
   type AdapterRequest,
   type HttpAnswer,
@@ -19,6 +20,7 @@ import {
   type WebhookEvent,
   type WebhookHandlers,
 } from 'webhook-cms-receiver';
+import { closeAfterAnswer, type NodeRequest, type NodeResponse } from 'webhook-cms-receiver/node';
 
 /** The context variables `verifyWebhook` sets: `c.get('webhookEvent')`. */
 export type WebhookVariables = { webhookEvent: WebhookEvent };
@@ -32,7 +34,7 @@ export type WebhookVariables = { webhookEvent: WebhookEvent };
  * ```
  */
 export function webhookHandler(receiver: Receiver, handlers: WebhookHandlers): (c: Context) => Promise<Response> {
-  return async (c) => toResponse(await serveRequest(receiver, fromHono(c), handlers));
+  return async (c) => answer(c, await serveRequest(receiver, fromHono(c), handlers));
 }
 
 /**
@@ -47,7 +49,7 @@ export function webhookHandler(receiver: Receiver, handlers: WebhookHandlers): (
 export function verifyWebhook(receiver: Receiver): MiddlewareHandler<{ Variables: WebhookVariables }> {
   return async (c, next) => {
     const result = await verifyRequest(receiver, fromHono(c));
-    if ('answer' in result) return toResponse(result.answer);
+    if ('answer' in result) return answer(c, result.answer);
     c.set('webhookEvent', result.event);
     await next();
   };
@@ -58,7 +60,7 @@ function fromHono(c: Context): AdapterRequest {
 }
 
 async function bodyOf(c: Context): Promise<RequestBody> {
-  if (!c.req.raw.bodyUsed) return c.req.raw;
+  if (!c.req.raw.bodyUsed && !c.req.raw.body?.locked) return c.req.raw;
   // Hono keeps what an earlier middleware read; only the raw bytes are of use here.
   const cached = (c.req as unknown as { bodyCache: { arrayBuffer?: Promise<ArrayBuffer> } }).bodyCache.arrayBuffer;
   return cached
@@ -69,8 +71,9 @@ async function bodyOf(c: Context): Promise<RequestBody> {
       };
 }
 
-function toResponse(answer: HttpAnswer): Response {
-  // A plain Response: Hono keeps headers other middleware set on the context, and
-  // @hono/node-server writes a Response it can see through without building web streams.
-  return new Response(answer.text, { status: answer.status, headers: answer.headers });
+/** On `@hono/node-server`, a refusal made before the body was read also closes the connection. */
+function answer(c: Context, http: HttpAnswer): Response {
+  const node = c.env as { incoming?: NodeRequest; outgoing?: NodeResponse } | undefined;
+  if (http.close && node?.incoming && node.outgoing) closeAfterAnswer(node.incoming, node.outgoing);
+  return toFetchResponse(http);
 }

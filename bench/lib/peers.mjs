@@ -19,6 +19,22 @@ export function limit(delivery) {
   return JSON.parse(body.toString('utf8'));
 }
 
+/**
+ * The least any correct deduplicating receiver does: the limit, plus a Map lookup and insert
+ * of the delivery id with oldest-first eviction at the memory store's default bound.
+ */
+export function dedupLimit(bound = 100_000) {
+  const seen = new Map();
+  return (delivery) => {
+    const event = limit(delivery);
+    const id = delivery.headers['x-service-delivery-id'];
+    if (seen.has(id)) throw new Error('dedupLimit: a fresh delivery was seen before');
+    seen.set(id, Date.now());
+    if (seen.size > bound) seen.delete(seen.keys().next().value);
+    return event;
+  };
+}
+
 const stripe = new Stripe('sk_test_bench_never_used_for_requests');
 
 /** stripe-node's `webhooks.constructEvent` over the same `<ts>.<body>` message. */

@@ -3,7 +3,15 @@
 import { createReceiver, webCryptoProvider } from 'webhook-cms-receiver';
 import { compare } from '../lib/measure.mjs';
 import { articleBody, freshDeliveries, signedDelivery, SIZES, TOKEN } from '../lib/deliveries.mjs';
-import { limit, octokit, rawSubtle, standardWebhooks, stripeConstructEvent, withPeerHeaders } from '../lib/peers.mjs';
+import {
+  dedupLimit,
+  limit,
+  octokit,
+  rawSubtle,
+  standardWebhooks,
+  stripeConstructEvent,
+  withPeerHeaders,
+} from '../lib/peers.mjs';
 
 const ours = createReceiver({ token: TOKEN, dedup: false });
 const oursWeb = createReceiver({ token: TOKEN, dedup: false, crypto: webCryptoProvider() });
@@ -69,8 +77,9 @@ export async function handleSuite({ rounds, batchMs, sizes }) {
   };
   const rows = [];
   for (const [label, size] of SIZES.filter(([, bytes]) => sizes.includes(bytes))) {
+    const deduplicating = dedupLimit();
     const contenders = [
-      { name: 'limit', fn: (pool, i) => limit(pool[i]) },
+      { name: 'limit', fn: (pool, i) => deduplicating(pool[i]) },
       { name: 'handle() + memory store', fn: handle, async: true },
     ];
     rows.push({

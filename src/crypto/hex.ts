@@ -23,37 +23,3 @@ export function decodeSha256Hex(text: string, start = 0): Uint8Array | undefined
   }
   return bytes;
 }
-
-/**
- * The first 128 bits of a hex text (either case) packed into a short string that starts with
- * `#`, one UTF-16 unit per four digits: a compact, case-blind map key. Undefined when the text
- * does not start with 32 hex digits.
- */
-export function hex128Key(text: string): string | undefined {
-  const a = hexUnit(text, 0);
-  const b = hexUnit(text, 4);
-  const c = hexUnit(text, 8);
-  const d = hexUnit(text, 12);
-  const e = hexUnit(text, 16);
-  const f = hexUnit(text, 20);
-  const g = hexUnit(text, 24);
-  const h = hexUnit(text, 28);
-  if ((a | b | c | d | e | f | g | h) < 0) return undefined;
-  return String.fromCharCode(0x23, a, b, c, d, e, f, g, h);
-}
-
-function hexUnit(text: string, at: number): number {
-  return (
-    (hexValue(text.charCodeAt(at)) << 12) |
-    (hexValue(text.charCodeAt(at + 1)) << 8) |
-    (hexValue(text.charCodeAt(at + 2)) << 4) |
-    hexValue(text.charCodeAt(at + 3))
-  );
-}
-
-/** Lower-case hex of any bytes, for the testing helpers' signer. */
-export function encodeHex(bytes: Uint8Array): string {
-  let out = '';
-  for (let i = 0; i < bytes.length; i++) out += bytes[i]!.toString(16).padStart(2, '0');
-  return out;
-}

@@ -2,7 +2,9 @@ import { createHmac, randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { constantTimeEqual } from './constant-time.js';
 import { defaultCryptoProvider } from './default-provider.js';
-import { decodeSha256Hex, encodeHex } from './hex.js';
+import { decodeSha256Hex } from './hex.js';
+
+const encodeHex = (bytes: Uint8Array) => Buffer.from(bytes).toString('hex');
 import { nodeCryptoProvider } from './node-crypto.js';
 import { webCryptoProvider } from './web-crypto.js';
 

@@ -1,123 +1,68 @@
 import { describe, expect, it } from 'vitest';
 import { memoryDedupStore } from './memory-store.js';
-import type { DedupClaim } from './store.js';
+import type { ClaimOutcome, DedupClaim } from './store.js';
 
-const claimFor = (
-  deliveryId: string | null,
-  signature = `${deliveryId ?? 'none'}`.padEnd(64, '0'),
-  signatureTtlMs = 300_000,
-): DedupClaim => ({
-  deliveryId,
-  signature,
-  signatureTtlMs,
-});
+const claimFor = (deliveryId: string, order?: DedupClaim['order']): DedupClaim =>
+  order ? { deliveryId, order } : { deliveryId };
 
 function clock(start = 1_000_000) {
   let at = start;
   return { now: () => at, advance: (ms: number) => void (at += ms) };
 }
 
-describe('memoryDedupStore', () => {
-  it('claims a new delivery once; a second claim sees it in progress', () => {
+function leaseOf(outcome: ClaimOutcome | Promise<ClaimOutcome>): string {
+  const settled = outcome as ClaimOutcome;
+  if (settled.state !== 'claimed') throw new Error(`expected a claim, got ${settled.state}`);
+  return settled.lease;
+}
+
+describe('memoryDedupStore (the synchronous parts a shared store suite cannot see)', () => {
+  it('claims, completes and answers done synchronously, with no promise', () => {
     const store = memoryDedupStore();
-    expect(store.claim(claimFor('a'))).toMatchObject({ state: 'claimed' });
-    expect(store.claim(claimFor('a', 'f'.repeat(64)))).toEqual({ state: 'in-progress', matchedBy: 'delivery-id' });
+    const lease = leaseOf(store.claim(claimFor('a')));
+    expect(store.claim(claimFor('a'))).toEqual({ state: 'in-progress' });
+    expect(store.complete(claimFor('a'), lease, { ok: true, published_url: 'https://x/a' })).toBe(true);
+    expect(store.claim(claimFor('a'))).toEqual({ state: 'done', answer: { ok: true, published_url: 'https://x/a' } });
   });
 
-  it('answers done with the stored response after complete', async () => {
-    const store = memoryDedupStore();
-    const first = (await store.claim(claimFor('a'))) as { lease: string };
-    await store.complete(claimFor('a'), first.lease, { ok: true, published_url: 'https://x/a' });
-    expect(await store.claim(claimFor('a', 'e'.repeat(64)))).toEqual({
-      state: 'done',
-      matchedBy: 'delivery-id',
-      response: { ok: true, published_url: 'https://x/a' },
-    });
-  });
-
-  it('frees the delivery on release so a retry can claim it', async () => {
-    const store = memoryDedupStore();
-    const first = (await store.claim(claimFor('a'))) as { lease: string };
-    await store.release(claimFor('a'), first.lease);
-    expect(await store.claim(claimFor('a'))).toMatchObject({ state: 'claimed' });
-  });
-
-  it('lets a claim expire after leaseMs, so a crashed handler does not block retries', () => {
+  it('renews a lease past leaseMs, and a crashed (unrenewed) claim frees after one lease', () => {
     const time = clock();
     const store = memoryDedupStore({ leaseMs: 1000, now: time.now });
-    store.claim(claimFor('a'));
-    time.advance(999);
-    expect(store.claim(claimFor('a'))).toMatchObject({ state: 'in-progress' });
-    time.advance(1);
-    expect(store.claim(claimFor('a'))).toMatchObject({ state: 'claimed' });
-  });
-
-  it('ignores complete and release from a lease that was lost to another claim', async () => {
-    const time = clock();
-    const store = memoryDedupStore({ leaseMs: 1000, now: time.now });
-    const stale = store.claim(claimFor('a')) as { lease: string };
+    const lease = leaseOf(store.claim(claimFor('a')));
+    time.advance(900);
+    expect(store.renew!(claimFor('a'), lease)).toBe(true);
+    time.advance(900);
+    expect(store.claim(claimFor('a'))).toEqual({ state: 'in-progress' });
     time.advance(1000);
-    const fresh = store.claim(claimFor('a')) as { lease: string };
-    expect(fresh.lease).not.toBe(stale.lease);
-    await store.release(claimFor('a'), stale.lease);
-    await store.complete(claimFor('a'), stale.lease, { ok: true, published_url: 'stale' });
-    expect(store.claim(claimFor('a'))).toEqual({ state: 'in-progress', matchedBy: 'delivery-id' });
-    await store.complete(claimFor('a'), fresh.lease, { ok: true });
-    expect(store.claim(claimFor('a'))).toMatchObject({ state: 'done', response: { ok: true } });
+    expect(store.claim(claimFor('a'))).toMatchObject({ state: 'claimed' });
   });
 
-  it('keeps a done delivery id for retentionMs, then forgets it', async () => {
+  it('records a lapsed lease when nobody took the id over, and refuses one that was taken over', () => {
     const time = clock();
-    const store = memoryDedupStore({ retentionMs: 10_000, now: time.now });
-    const first = store.claim(claimFor('a', 'a'.repeat(64), 1000)) as { lease: string };
-    await store.complete(claimFor('a', 'a'.repeat(64), 1000), first.lease, { ok: true });
-    time.advance(9_999);
-    expect(store.claim(claimFor('a', 'b'.repeat(64)))).toMatchObject({ state: 'done' });
-    time.advance(1);
-    expect(store.claim(claimFor('a', 'b'.repeat(64)))).toMatchObject({ state: 'claimed' });
+    const store = memoryDedupStore({ leaseMs: 1000, now: time.now });
+    const lapsed = leaseOf(store.claim(claimFor('a')));
+    time.advance(1500);
+    expect(store.complete(claimFor('a'), lapsed, { ok: true })).toBe(true);
+    expect(store.claim(claimFor('a'))).toMatchObject({ state: 'done' });
+
+    const stale = leaseOf(store.claim(claimFor('b')));
+    time.advance(1500);
+    const fresh = leaseOf(store.claim(claimFor('b')));
+    expect(store.renew!(claimFor('b'), stale)).toBe(false);
+    expect(store.complete(claimFor('b'), stale, { ok: true, published_url: 'stale' })).toBe(false);
+    store.release(claimFor('b'), stale);
+    expect(store.claim(claimFor('b'))).toEqual({ state: 'in-progress' });
+    expect(store.complete(claimFor('b'), fresh, { ok: true })).toBe(true);
   });
 
-  it('defaults to a 72 h retention', async () => {
+  it('keeps a done id for retentionMs (72 h by default), then forgets it', () => {
     const time = clock();
     const store = memoryDedupStore({ now: time.now });
-    const first = store.claim(claimFor('a')) as { lease: string };
-    await store.complete(claimFor('a'), first.lease, { ok: true });
+    store.complete(claimFor('a'), leaseOf(store.claim(claimFor('a'))), { ok: true });
     time.advance(72 * 3600_000 - 1);
-    expect(store.claim(claimFor('a', 'b'.repeat(64)))).toMatchObject({ state: 'done' });
+    expect(store.claim(claimFor('a'))).toMatchObject({ state: 'done' });
     time.advance(1);
-    expect(store.claim(claimFor('a', 'b'.repeat(64)))).toMatchObject({ state: 'claimed' });
-  });
-
-  it('recognises a replayed signature under a new delivery id until the signature leaves its window', async () => {
-    const time = clock();
-    const store = memoryDedupStore({ now: time.now });
-    const original = claimFor('a', 'c'.repeat(64), 5000);
-    const replay = claimFor('b', 'c'.repeat(64), 5000);
-    const first = store.claim(original) as { lease: string };
-    expect(store.claim(replay)).toEqual({ state: 'in-progress', matchedBy: 'signature' });
-    await store.complete(original, first.lease, { ok: true });
-    expect(store.claim(replay)).toMatchObject({ state: 'done', matchedBy: 'signature' });
-    time.advance(5000);
-    expect(store.claim(replay)).toMatchObject({ state: 'claimed' });
-  });
-
-  it('dedups deliveries without an id by signature alone', async () => {
-    const store = memoryDedupStore();
-    const first = store.claim(claimFor(null, 'd'.repeat(64))) as { lease: string };
-    await store.complete(claimFor(null, 'd'.repeat(64)), first.lease, { ok: true });
-    expect(store.claim(claimFor(null, 'd'.repeat(64)))).toMatchObject({ state: 'done', matchedBy: 'signature' });
-    expect(store.claim(claimFor(null, 'e'.repeat(64)))).toMatchObject({ state: 'claimed' });
-  });
-
-  it('stays within maxEntries by forgetting the oldest entries first', async () => {
-    const store = memoryDedupStore({ maxEntries: 4 });
-    for (const id of ['a', 'b', 'c']) {
-      const claim = claimFor(id, id.repeat(64));
-      await store.complete(claim, (store.claim(claim) as { lease: string }).lease, { ok: true });
-    }
-    // Six keys were written (an id and a signature per delivery); the four newest, b's and c's, remain.
-    expect(store.claim(claimFor('a', 'z'.repeat(64)))).toMatchObject({ state: 'claimed' });
-    expect(store.claim(claimFor('c', 'y'.repeat(64)))).toMatchObject({ state: 'done' });
+    expect(store.claim(claimFor('a'))).toMatchObject({ state: 'claimed' });
   });
 
   it.each([
@@ -130,14 +75,75 @@ describe('memoryDedupStore', () => {
 });
 
 describe('memoryDedupStore at its bound', () => {
-  it('never forgets a claim whose handler still runs, so a copy cannot run it again', async () => {
-    const store = memoryDedupStore({ maxEntries: 4 });
-    const running = claimFor('a', 'a'.repeat(64));
-    expect(store.claim(running)).toMatchObject({ state: 'claimed' });
-    for (const id of ['b', 'c', 'd', 'e']) {
-      const claim = claimFor(id, id.repeat(64));
-      await store.complete(claim, (store.claim(claim) as { lease: string }).lease, { ok: true });
+  it('forgets the oldest ids first, and says so once per burst through the next claim', () => {
+    const time = clock();
+    const store = memoryDedupStore({ maxEntries: 3, now: time.now });
+    const warnings: Error[] = [];
+    for (const id of ['a', 'b', 'c', 'd', 'e']) {
+      const outcome = store.claim(claimFor(id)) as ClaimOutcome & { warning?: Error };
+      if (outcome.warning) warnings.push(outcome.warning);
+      store.complete(claimFor(id), leaseOf(outcome), { ok: true });
     }
-    expect(store.claim(claimFor('a', 'f'.repeat(64)))).toEqual({ state: 'in-progress', matchedBy: 'delivery-id' });
+    expect(store.claim(claimFor('a'))).toMatchObject({ state: 'claimed' });
+    expect(store.claim(claimFor('e'))).toMatchObject({ state: 'done' });
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]!.message).toMatch(/dropped 1 delivery id\(s\) still inside their retention.*maxEntries=3/);
+    time.advance(61_000);
+    const later = store.claim(claimFor('f')) as ClaimOutcome & { warning?: Error };
+    expect(later.warning?.message).toMatch(/dropped \d+ delivery id/);
+  });
+
+  it('never forgets a claim whose handler still runs, so a copy cannot run it again', () => {
+    const store = memoryDedupStore({ maxEntries: 4 });
+    leaseOf(store.claim(claimFor('a')));
+    for (const id of ['b', 'c', 'd', 'e'])
+      store.complete(claimFor(id), leaseOf(store.claim(claimFor(id))), { ok: true });
+    expect(store.claim(claimFor('a'))).toEqual({ state: 'in-progress' });
+  });
+
+  it('does not count ids that expired anyway as dropped', () => {
+    const time = clock();
+    const store = memoryDedupStore({ maxEntries: 2, retentionMs: 1000, now: time.now });
+    for (const id of ['a', 'b']) store.complete(claimFor(id), leaseOf(store.claim(claimFor(id))), { ok: true });
+    time.advance(1000);
+    const outcome = store.claim(claimFor('c')) as ClaimOutcome & { warning?: Error };
+    expect(outcome.warning).toBeUndefined();
+  });
+});
+
+describe('memoryDedupStore ordering', () => {
+  const order = (timestamp: number) => ({ articleId: 'art-1', timestamp });
+
+  it('answers stale for an older article delivery and records it done as stale', () => {
+    const store = memoryDedupStore();
+    store.complete(claimFor('trash', order(200)), leaseOf(store.claim(claimFor('trash', order(200)))), { ok: true });
+    expect(store.claim(claimFor('late-sync', order(100)))).toEqual({ state: 'stale', newerTimestamp: 200 });
+    expect(store.claim(claimFor('late-sync', order(100)))).toEqual({
+      state: 'done',
+      answer: { ok: true, stale: true },
+    });
+    expect(store.claim(claimFor('same-second', order(200)))).toMatchObject({ state: 'claimed' });
+  });
+
+  it('lets one delivery per article run at a time, and the next in once it is done or failed', () => {
+    const store = memoryDedupStore();
+    const first = leaseOf(store.claim(claimFor('one', order(100))));
+    expect(store.claim(claimFor('two', order(150)))).toEqual({ state: 'in-progress' });
+    store.release(claimFor('one', order(100)), first);
+    const second = leaseOf(store.claim(claimFor('two', order(150))));
+    expect(store.claim(claimFor('three', order(160)))).toEqual({ state: 'in-progress' });
+    store.complete(claimFor('two', order(150)), second, { ok: true });
+    expect(store.claim(claimFor('one', order(100)))).toEqual({ state: 'stale', newerTimestamp: 150 });
+    expect(store.claim(claimFor('three', order(160)))).toMatchObject({ state: 'claimed' });
+  });
+
+  it('keeps the article held while its lease is renewed', () => {
+    const time = clock();
+    const store = memoryDedupStore({ leaseMs: 1000, now: time.now });
+    const lease = leaseOf(store.claim(claimFor('one', order(100))));
+    time.advance(900);
+    expect(store.renew!(claimFor('one', order(100)), lease)).toBe(true);
+    time.advance(900);
+    expect(store.claim(claimFor('two', order(150)))).toEqual({ state: 'in-progress' });
   });
 });

@@ -1,52 +1,56 @@
-import { hex128Key } from '../crypto/hex.js';
 import { positiveOption } from '../internal/positive.js';
+import { ArticleMarks } from './article-marks.js';
 import { OldestFirstMap } from './oldest-first-map.js';
 import {
+  type ClaimOutcome,
   DEFAULT_LEASE_MS,
   DEFAULT_RETENTION_MS,
-  type ClaimOutcome,
   type DedupClaim,
   type DedupStore,
-  type StoredResponse,
+  okAnswer,
+  STALE_ANSWER,
+  type StoredAnswer,
 } from './store.js';
 
 /** Options of {@link memoryDedupStore}. */
 export interface MemoryDedupStoreOptions {
-  /** How long a claim holds before a crashed handler's delivery may run again. Default 60 s. */
+  /** How long a claim holds without renewal before a crashed handler's delivery may run again. Default 60 s. */
   leaseMs?: number;
   /** How long a handled delivery id is remembered. Must outlast the service's retries. Default 72 h. */
   retentionMs?: number;
-  /** Upper bound on remembered keys, half for delivery ids and half for signatures; the oldest go first. Default 100,000. */
+  /** Upper bound on remembered delivery ids; the oldest go first. Default 100,000. */
   maxEntries?: number;
   /** Clock in milliseconds, for tests. */
   now?: () => number;
 }
 
-/** A claim in progress, or a done delivery whose answer carries a URL. */
+/** A claim in progress, or a done delivery whose answer carries more than `{ ok: true }`. */
 interface Entry {
   lease: number;
   expiresAt: number;
-  response: StoredResponse | undefined;
+  answer: StoredAnswer | undefined;
 }
 
 /**
- * What a key maps to. Almost every done delivery answers plain `{ ok: true }`, so it is kept
+ * What an id maps to. Almost every done delivery answers plain `{ ok: true }`, so it is kept
  * as its expiry time alone: a number costs a fraction of an object at a million ids.
  */
 type Slot = Entry | number;
 
-const PLAIN: StoredResponse = Object.freeze({ ok: true });
-
-// Each map holds keys of one lifetime in claim order, so the first to expire sit at its front:
-// each call drops at most this many expired keys from there, and stops at the first live one.
+// The map holds ids in claim order and they share one lifetime, so the first to expire sit at
+// its front: each call drops at most this many expired ids from there.
 const SWEEP_PER_CALL = 8;
 // How many running claims an eviction steps over before it lets the map overflow.
 const EVICTION_TRIES = 8;
+// Dropping live ids is reported at most once per this long, with a count: once per burst.
+const EVICTION_REPORT_MS = 60_000;
 
 /**
  * Remembers deliveries in this process's memory: the default store. Claims are atomic because
- * JavaScript runs them to completion without yielding. Bounded by `maxEntries`. Use
- * `redisDedupStore` from `webhook-cms-receiver/redis` when several processes receive.
+ * JavaScript runs them to completion without yielding. Bounded by `maxEntries`; when it must
+ * drop an id still inside its retention, the next claim carries a warning the receiver hands
+ * to `onError`. Use a shared store (`/redis`, `/postgres`, `/cloudflare`) when several
+ * processes or serverless instances receive.
  *
  * @example
  * ```ts
@@ -56,93 +60,119 @@ const EVICTION_TRIES = 8;
 export function memoryDedupStore(options: MemoryDedupStoreOptions = {}): DedupStore {
   const leaseMs = positiveOption(options.leaseMs, DEFAULT_LEASE_MS, 'memoryDedupStore: leaseMs');
   const retentionMs = positiveOption(options.retentionMs, DEFAULT_RETENTION_MS, 'memoryDedupStore: retentionMs');
-  const maxEntries = positiveOption(options.maxEntries, 100_000, 'memoryDedupStore: maxEntries');
+  const maxEntries = Math.max(
+    1,
+    Math.floor(positiveOption(options.maxEntries, 100_000, 'memoryDedupStore: maxEntries')),
+  );
   const now = options.now ?? Date.now;
-  // Ids live for the retention period, signatures only for their tolerance window: apart, each
-  // map expires from its front, so a signature is freed when its window closes, not 72 h later.
   const ids = new OldestFirstMap<Slot>();
-  const signatures = new OldestFirstMap<Slot>();
-  const idLimit = Math.max(1, Math.ceil(maxEntries / 2));
-  const signatureLimit = Math.max(1, Math.floor(maxEntries / 2));
+  const eviction = { dropped: 0, reportedAt: Number.NEGATIVE_INFINITY };
+  const articles = new ArticleMarks({ retentionMs, maxEntries });
   let leases = 0;
 
-  const add = (map: OldestFirstMap<Slot>, key: string, slot: Slot, at: number): void => {
-    map.set(key, slot);
-    const limit = map === ids ? idLimit : signatureLimit;
+  const add = (key: string, slot: Slot, at: number): void => {
+    ids.set(key, slot);
     // Forgetting a claim whose handler still runs would let a copy run it again, so such a
     // claim moves to the young end instead; past a few of them the map may briefly overflow.
-    for (let tries = 0; map.size > limit && tries < EVICTION_TRIES; tries++) {
-      const oldest = map.oldestKey()!;
-      const value = map.oldestValue!;
-      map.delete(oldest);
-      if (isRunning(value, at)) map.set(oldest, value);
+    for (let tries = 0; ids.size > maxEntries && tries < EVICTION_TRIES; tries++) {
+      const oldest = ids.oldestKey()!;
+      const value = ids.oldestValue!;
+      ids.delete(oldest);
+      if (isRunning(value, at)) ids.set(oldest, value);
+      else if (expiryOf(value) > at) eviction.dropped++;
     }
   };
 
+  const warning = (at: number): Error | undefined => {
+    if (eviction.dropped === 0 || at - eviction.reportedAt < EVICTION_REPORT_MS) return undefined;
+    const error = new Error(
+      `memoryDedupStore dropped ${eviction.dropped} delivery id(s) still inside their retention: it holds at most ` +
+        `maxEntries=${maxEntries}. A retry of a dropped delivery would run its handler again. Raise maxEntries, ` +
+        'or use a shared store (webhook-cms-receiver/redis or /postgres).',
+    );
+    eviction.dropped = 0;
+    eviction.reportedAt = at;
+    return error;
+  };
+
   return {
-    claim(claim: DedupClaim): ClaimOutcome {
+    leaseMs,
+    ordering: true,
+    claim({ deliveryId, order }: DedupClaim): ClaimOutcome {
       const at = now();
       sweep(ids, at);
-      sweep(signatures, at);
-      const { deliveryId } = claim;
-      const signatureKey = keyOfSignature(claim.signature);
-      const byId = deliveryId === null ? undefined : live(ids, deliveryId, at);
-      const bySignature = live(signatures, signatureKey, at);
-      const idResponse = responseOf(byId);
-      if (idResponse) return { state: 'done', matchedBy: 'delivery-id', response: idResponse };
-      const signatureResponse = responseOf(bySignature);
-      if (signatureResponse) return { state: 'done', matchedBy: 'signature', response: signatureResponse };
-      if (byId) return { state: 'in-progress', matchedBy: 'delivery-id' };
-      if (bySignature) return { state: 'in-progress', matchedBy: 'signature' };
+      const slot = live(ids, deliveryId, at);
+      if (slot !== undefined) {
+        const answer = answerOf(slot);
+        return answer ? { state: 'done', answer } : { state: 'in-progress' };
+      }
       const lease = ++leases;
-      const expiresAt = at + leaseMs;
-      if (deliveryId !== null) add(ids, deliveryId, { lease, expiresAt, response: undefined }, at);
-      add(signatures, signatureKey, { lease, expiresAt, response: undefined }, at);
-      return { state: 'claimed', lease: String(lease) };
+      if (order) {
+        const entry = articles.enter(order, { lease, until: at + leaseMs, at });
+        if (entry.state === 'busy') return { state: 'in-progress' };
+        if (entry.state === 'stale') {
+          add(deliveryId, { lease, expiresAt: at + retentionMs, answer: STALE_ANSWER }, at);
+          return entry;
+        }
+      }
+      add(deliveryId, { lease, expiresAt: at + leaseMs, answer: undefined }, at);
+      const dropped = warning(at);
+      return dropped
+        ? { state: 'claimed', lease: String(lease), warning: dropped }
+        : { state: 'claimed', lease: String(lease) };
     },
-    complete(claim, lease, response) {
+    renew({ deliveryId, order }, lease) {
       const at = now();
-      const owner = Number(lease);
-      const plain = isPlain(response);
-      const finish = (map: OldestFirstMap<Slot>, key: string, ttlMs: number): void => {
-        const slot = map.get(key);
-        if (typeof slot !== 'object' || slot.lease !== owner) return;
-        // Updated in place: the key keeps its place from the claim, a moment ago, and the map
-        // gets no hole to fill (a hole costs as much as a live key until the map is rebuilt).
-        map.set(key, plain ? at + ttlMs : { lease: owner, expiresAt: at + ttlMs, response });
-      };
-      if (claim.deliveryId !== null) finish(ids, claim.deliveryId, retentionMs);
-      finish(signatures, keyOfSignature(claim.signature), claim.signatureTtlMs);
+      if (order && !articles.renew(order, { lease: Number(lease), until: at + leaseMs, at })) return false;
+      const slot = live(ids, deliveryId, at);
+      if (slot === undefined) {
+        // Lapsed and nobody took it: hold it again rather than let a copy run beside us.
+        add(deliveryId, { lease: Number(lease), expiresAt: at + leaseMs, answer: undefined }, at);
+        return true;
+      }
+      if (typeof slot !== 'object' || slot.lease !== Number(lease) || slot.answer) return false;
+      slot.expiresAt = at + leaseMs;
+      return true;
     },
-    release(claim, lease) {
-      const owner = Number(lease);
-      const free = (map: OldestFirstMap<Slot>, key: string): void => {
-        const slot = map.get(key);
-        if (typeof slot === 'object' && slot.lease === owner && !slot.response) map.delete(key);
-      };
-      if (claim.deliveryId !== null) free(ids, claim.deliveryId);
-      free(signatures, keyOfSignature(claim.signature));
+    complete({ deliveryId, order }, lease, answer) {
+      const at = now();
+      const slot = live(ids, deliveryId, at);
+      if (slot !== undefined && (typeof slot !== 'object' || slot.lease !== Number(lease) || slot.answer)) return false;
+      if (order) articles.applied(order, Number(lease), at);
+      const value: Slot = isPlain(answer)
+        ? at + retentionMs
+        : { lease: Number(lease), expiresAt: at + retentionMs, answer };
+      // In place when the claim is still there: the id keeps its place from a moment ago and
+      // the map gets no hole to fill (a hole costs as much as a live key until it is rebuilt).
+      if (slot === undefined) add(deliveryId, value, at);
+      else ids.set(deliveryId, value);
+      return true;
+    },
+    release({ deliveryId, order }, lease) {
+      if (order) articles.leave(order, Number(lease));
+      const slot = ids.get(deliveryId);
+      if (typeof slot === 'object' && slot.lease === Number(lease) && !slot.answer) ids.delete(deliveryId);
     },
   };
 }
 
 /** A claim whose handler has not finished and whose lease has not run out. */
 function isRunning(slot: Slot, at: number): boolean {
-  return typeof slot === 'object' && slot.response === undefined && slot.expiresAt > at;
+  return typeof slot === 'object' && slot.answer === undefined && slot.expiresAt > at;
 }
 
 function expiryOf(slot: Slot): number {
   return typeof slot === 'number' ? slot : slot.expiresAt;
 }
 
-function responseOf(slot: Slot | undefined): StoredResponse | undefined {
-  return typeof slot === 'number' ? PLAIN : slot?.response;
+function answerOf(slot: Slot): StoredAnswer | undefined {
+  return typeof slot === 'number' ? okAnswer() : slot.answer;
 }
 
 /** True for `{ ok: true }` with nothing else, which a bare expiry time can stand for. */
-function isPlain(response: StoredResponse): boolean {
-  for (const key in response) if (key !== 'ok') return false;
-  return response.ok === true;
+function isPlain(answer: StoredAnswer): boolean {
+  for (const key in answer) if (key !== 'ok') return false;
+  return answer.ok === true;
 }
 
 function live(map: OldestFirstMap<Slot>, key: string, at: number): Slot | undefined {
@@ -160,18 +190,4 @@ function sweep(map: OldestFirstMap<Slot>, at: number): void {
     if (key === undefined || expiryOf(map.oldestValue!) > at) return;
     map.delete(key);
   }
-}
-
-let lastSignature: string | undefined;
-let lastKey = '';
-
-// 128 bits of the signature are as collision-proof as a UUID; packed, they cost 9 UTF-16 units.
-// Anything that is not hex (only a hand-made claim) keeps its text, which never starts with `#`.
-// claim and complete pass the same string a moment apart, so the last key is kept for it.
-function keyOfSignature(signature: string): string {
-  if (signature !== lastSignature) {
-    lastKey = hex128Key(signature) ?? `s:${signature.slice(0, 32)}`;
-    lastSignature = signature;
-  }
-  return lastKey;
 }

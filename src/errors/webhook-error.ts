@@ -35,6 +35,9 @@ const ANSWERS: Record<WebhookErrorCode, readonly [status: number, message: strin
   internal_error: [500, 'Internal error'],
 };
 
+// A registered symbol, shared by every copy of the package in one realm.
+const BRAND = Symbol.for('webhook-cms-receiver.WebhookError');
+
 /**
  * A refused or failed delivery. `status` is the HTTP status to answer, `message` the public
  * `error` text, `code` the stable machine name and `reason` the internal detail for logs.
@@ -51,6 +54,14 @@ const ANSWERS: Record<WebhookErrorCode, readonly [status: number, message: strin
  * ```
  */
 export class WebhookError extends Error {
+  /**
+   * True for a WebhookError from any copy of this package (the ESM and CommonJS builds each
+   * have their own class), so `instanceof` works wherever the error came from.
+   */
+  static [Symbol.hasInstance](value: unknown): boolean {
+    return typeof value === 'object' && value !== null && (value as Record<symbol, unknown>)[BRAND] === true;
+  }
+
   override readonly name = 'WebhookError';
   readonly code: WebhookErrorCode;
   readonly status: number;
@@ -63,6 +74,7 @@ export class WebhookError extends Error {
     this.code = code;
     this.status = status;
     this.reason = reason;
+    Object.defineProperty(this, BRAND, { value: true });
   }
 
   /** The JSON body to answer with: only the public text, never the reason. */

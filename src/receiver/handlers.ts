@@ -1,13 +1,22 @@
 import type { ArticleSyncEvent, ArticleTrashEvent, TestEvent, UnknownEvent, WebhookEvent } from '../events/types.js';
-
-/** What a handler may return: nothing, or the URL the article now lives at (shown in the dashboard). */
-export type HandlerResult = void | undefined | { publishedUrl?: string };
+import { andThen, type MaybePromise } from '../internal/maybe.js';
 
 /**
- * One event's handler: may return the article's public URL, synchronously or not.
- * @inline
+ * What a handler may return: anything, such as the row your ORM wrote, or a promise of it.
+ * Only a returned object's `publishedUrl` (or `published_url`) string is used: it is answered
+ * as `published_url` and shown in the service's dashboard.
  */
-type Handler<E> = (event: E) => HandlerResult | Promise<HandlerResult>;
+export type HandlerResult = unknown;
+
+/**
+ * What a handler gets besides its event. With a transactional store
+ * (`postgresDedupStore(db, { transactional: true })`), `tx` is the database transaction that
+ * also records the delivery: write through it and the writes commit with the done row, or
+ * neither does.
+ */
+export interface HandlerContext {
+  tx?: unknown;
+}
 
 /**
  * One function per event; a missing one acknowledges the event without doing anything.
@@ -16,16 +25,18 @@ type Handler<E> = (event: E) => HandlerResult | Promise<HandlerResult>;
  * ```ts
  * const handlers: WebhookHandlers = {
  *   'article.sync': async ({ article }) => ({ publishedUrl: await publish(article) }),
- *   'article.trash': ({ article }) => unpublish(article.slug),
+ *   'article.trash': ({ article }) => db.post.delete({ where: { slug: article.slug } }),
  * };
  * ```
  */
-export interface WebhookHandlers {
-  'article.sync'?: Handler<ArticleSyncEvent>;
-  'article.trash'?: Handler<ArticleTrashEvent>;
-  test?: Handler<TestEvent>;
+// Method signatures on purpose: handlers typed for a store's context (`{ tx: PoolClient }`)
+// stay assignable where plain `WebhookHandlers` are taken.
+export interface WebhookHandlers<C extends HandlerContext = HandlerContext> {
+  'article.sync'?(event: ArticleSyncEvent, context: C): HandlerResult;
+  'article.trash'?(event: ArticleTrashEvent, context: C): HandlerResult;
+  test?(event: TestEvent, context: C): HandlerResult;
   /** Events this version does not know yet; `event.name` says which. */
-  unknown?: Handler<UnknownEvent>;
+  unknown?(event: UnknownEvent, context: C): HandlerResult;
 }
 
 /**
@@ -36,18 +47,19 @@ export interface WebhookHandlers {
 export function runHandler(
   handlers: WebhookHandlers | undefined,
   event: WebhookEvent,
-): string | undefined | Promise<string | undefined> {
-  const handler = handlers?.[event.type] as Handler<WebhookEvent> | undefined;
+  context: HandlerContext = NO_CONTEXT,
+): MaybePromise<string | undefined> {
+  const handler = handlers?.[event.type] as ((event: WebhookEvent, context: HandlerContext) => unknown) | undefined;
   if (typeof handler !== 'function') return undefined;
-  const result = handler(event);
-  return isThenable(result) ? Promise.resolve(result).then(urlOf) : urlOf(result);
+  // Called unbound, as a property read off the object: `this` means nothing to a handler.
+  return andThen(handler.call(undefined, event, context), urlOf);
 }
 
-function urlOf(result: HandlerResult): string | undefined {
-  const url = typeof result === 'object' && result !== null ? result.publishedUrl : undefined;
+const NO_CONTEXT: HandlerContext = Object.freeze({});
+
+function urlOf(result: unknown): string | undefined {
+  if (typeof result !== 'object' || result === null) return undefined;
+  const { publishedUrl, published_url } = result as { publishedUrl?: unknown; published_url?: unknown };
+  const url = publishedUrl ?? published_url;
   return typeof url === 'string' ? url : undefined;
-}
-
-export function isThenable<T>(value: T | PromiseLike<T>): value is PromiseLike<T> {
-  return typeof (value as { then?: unknown } | null | undefined)?.then === 'function';
 }

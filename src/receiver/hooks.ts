@@ -1,5 +1,6 @@
 import { isWebhookError, WebhookError } from '../errors/webhook-error.js';
-import { headerLookup } from '../http/headers.js';
+import type { WebhookEvent } from '../events/types.js';
+import { headerLookup } from '../input/headers.js';
 import { describeThrown } from '../internal/describe.js';
 import type { ReceiverOptions } from './options.js';
 
@@ -20,6 +21,22 @@ export function callHook<A extends unknown[]>(
   }
 }
 
+/**
+ * Tells the user about a failure the service only sees as a status: through `onError`, or,
+ * without one, one `console.error` line, because a silent 500 is a bug. The line names the
+ * event and delivery, never the token, a signature or the payload.
+ */
+export function reportError(options: ReceiverOptions, error: unknown, event: WebhookEvent): void {
+  if (options.onError) {
+    callHook('onError', options.onError, error, event);
+    return;
+  }
+  const what = `${event.name} delivery ${event.deliveryId ?? '(no delivery id)'}`;
+  const detail = isWebhookError(error) ? `${error.code}: ${error.reason}` : describeThrown(error);
+  const stack = error instanceof Error && !isWebhookError(error) && error.stack ? `\n${error.stack}` : '';
+  console.error(`webhook-cms-receiver: ${what}: ${detail} (pass onError to createReceiver to handle this)${stack}`);
+}
+
 /** Turns anything thrown during verification into a WebhookError and tells `onRejected`. */
 export function reject(options: ReceiverOptions, thrown: unknown, headers: unknown): WebhookError {
   const error = isWebhookError(thrown)
@@ -27,6 +44,7 @@ export function reject(options: ReceiverOptions, thrown: unknown, headers: unkno
     : new WebhookError('internal_error', `verification failed unexpectedly: ${describeThrown(thrown)}`, {
         cause: thrown,
       });
+  if (!options.onRejected) return error;
   const lookup = lookupSafely(headers);
   callHook('onRejected', options.onRejected, error, {
     reason: error.reason,

@@ -2,6 +2,12 @@ import type { CryptoProvider } from '../crypto/provider.js';
 import type { DedupStore } from '../dedup/store.js';
 import type { WebhookError } from '../errors/webhook-error.js';
 import type { WebhookEvent } from '../events/types.js';
+import type { InspectedDelivery } from './inspection.js';
+
+/** The default of `toleranceSeconds`: how far the timestamp header may be from now. */
+export const DEFAULT_TOLERANCE_SECONDS = 300;
+/** The default of `maxBodyBytes`: 10 MiB. */
+export const DEFAULT_MAX_BODY_BYTES = 10 * 1024 * 1024;
 
 /** What a hook learns about a refused delivery. Never contains the token or a computed signature. */
 export interface RejectionInfo {
@@ -15,11 +21,20 @@ export interface RejectionInfo {
 
 /** What a hook learns about a delivery answered from the dedup store. */
 export interface DuplicateInfo {
-  deliveryId: string | null;
-  /** How it was recognised: the same delivery id, or the same signature under another id (a replay). */
-  matchedBy: 'delivery-id' | 'signature';
+  deliveryId: string;
   /** True while the first copy is still being handled (answered 409), false once it is done (answered 200). */
   inProgress: boolean;
+  event: WebhookEvent;
+}
+
+/** What `onStale` learns about an article delivery skipped as older than one already applied. */
+export interface StaleInfo {
+  deliveryId: string;
+  articleId: string;
+  /** The skipped delivery's envelope timestamp. */
+  timestamp: number;
+  /** The newest timestamp already applied for this article. */
+  newerTimestamp: number;
   event: WebhookEvent;
 }
 
@@ -35,6 +50,14 @@ export interface ReceiverOptions {
   maxBodyBytes?: number;
   /** Where handled deliveries are remembered. Default `memoryDedupStore()`; `false` turns dedup off. */
   dedup?: DedupStore | false;
+  /**
+   * Skip article deliveries older than one already applied for the same article (a sync
+   * retried after a trash would bring a deleted article back): answered
+   * `{ ok: true, stale: true }` without running the handler. Also keeps two deliveries for one
+   * article from running at once (the second gets 409). Needs a store that supports it; every
+   * store in this package does. Default false.
+   */
+  ordering?: boolean;
   /** Clock in milliseconds, for tests. Default `Date.now`. */
   now?: () => number;
   /** HMAC implementation. Default: node:crypto where available, else Web Crypto. */
@@ -43,6 +66,18 @@ export interface ReceiverOptions {
   onRejected?: (error: WebhookError, info: RejectionInfo) => void;
   /** Called when a delivery is answered from the dedup store instead of running the handler. */
   onDuplicate?: (info: DuplicateInfo) => void;
-  /** Called when a handler throws. The service gets only `500 Handler failed`. */
+  /** Called when ordering skips a delivery as stale. */
+  onStale?: (info: StaleInfo) => void;
+  /**
+   * Called when a handler throws, the dedup store fails, a lease is lost to another request or
+   * the store drops live ids. The service gets only the status. Without it, each is logged
+   * once with `console.error` (event name, delivery id, the error; never the token or payload).
+   */
   onError?: (error: unknown, event: WebhookEvent) => void;
+  /**
+   * Development only: called with every delivery the receiver saw, refused or not, with its
+   * raw body and answer (`Authorization` redacted). Plug in `createInspector()` from
+   * `webhook-cms-receiver/testing`; leave unset in production, where bodies hold articles.
+   */
+  inspect?: (delivery: InspectedDelivery) => void;
 }

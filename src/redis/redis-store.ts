@@ -1,12 +1,12 @@
-import type { ClaimOutcome, DedupClaim, DedupStore, StoredResponse } from '../dedup/store.js';
+import type { ClaimOutcome, DedupStore, StoredAnswer } from '../dedup/store.js';
 import { DEFAULT_LEASE_MS, DEFAULT_RETENTION_MS } from '../dedup/store.js';
 import { positiveOption } from '../internal/positive.js';
-import { CLAIM_SCRIPT, COMPLETE_SCRIPT, RELEASE_SCRIPT } from './scripts.js';
+import { CLAIM_SCRIPT, COMPLETE_SCRIPT, RELEASE_SCRIPT, RENEW_SCRIPT } from './scripts.js';
 import { scriptRunner, type RedisClientLike } from './script-runner.js';
 
 /** Options of {@link redisDedupStore}. */
 export interface RedisDedupStoreOptions {
-  /** Prepended to every key. Default `webhook-cms:`. Put a hash tag in it (`{webhook-cms}:`) on Redis Cluster. */
+  /** Prepended to every key. Default `webhook-cms:`. Each script touches one key, so a Redis Cluster needs no hash tag. */
   keyPrefix?: string;
   /** How long a claim holds before a crashed process's delivery may run again. Default 60 s. */
   leaseMs?: number;
@@ -14,13 +14,12 @@ export interface RedisDedupStoreOptions {
   retentionMs?: number;
 }
 
-type MatchedBy = 'delivery-id' | 'signature';
-
 /**
  * Remembers deliveries in Redis, so several receiver processes deduplicate as one. Same
- * semantics as `memoryDedupStore`: each claim is one atomic Lua script (one round trip);
- * complete and release only touch keys their own lease still holds, so a process whose lease
- * ran out never overwrites or frees the claim another process took since. Works with `redis`
+ * semantics as `memoryDedupStore`: one key per delivery id, each step one atomic Lua script,
+ * so the happy path is two round trips (claim, complete) and works on a Redis Cluster. A
+ * lease is renewed while the handler runs; complete records the delivery unless another
+ * process took it over, and reports the takeover instead of overwriting it. Works with `redis`
  * (node-redis v4+) and `ioredis` v5 clients. Redis errors propagate: the receiver answers
  * 503 and the service retries.
  *
@@ -40,60 +39,41 @@ export function redisDedupStore(client: RedisClientLike, options: RedisDedupStor
   const prefix = options.keyPrefix ?? 'webhook-cms:';
   if (typeof prefix !== 'string')
     throw new TypeError(`redisDedupStore: keyPrefix must be a string, got ${typeof prefix}.`);
+  const keyOf = (deliveryId: string): string[] => [`${prefix}id:${deliveryId}`];
+  const lease = millis(leaseMs);
 
   return {
-    async claim(claim) {
-      const keys = keysOf(prefix, claim);
+    leaseMs,
+    async claim({ deliveryId }) {
       // Random, so two processes can never hold the same lease.
-      const lease = globalThis.crypto.randomUUID();
-      const reply = await run(
-        CLAIM_SCRIPT,
-        keys.map(([key]) => key),
-        [lease, millis(leaseMs)],
-      );
-      return outcomeOf(reply, keys, lease);
+      const id = globalThis.crypto.randomUUID();
+      return outcomeOf(await run(CLAIM_SCRIPT, keyOf(deliveryId), [id, lease]), id);
     },
-    async complete(claim, lease, response) {
-      const keys = keysOf(prefix, claim);
-      const ttls = keys.map(([, matchedBy]) =>
-        millis(matchedBy === 'delivery-id' ? retentionMs : claim.signatureTtlMs),
-      );
-      await run(
-        COMPLETE_SCRIPT,
-        keys.map(([key]) => key),
-        [lease, JSON.stringify(response), ...ttls],
-      );
+    async renew({ deliveryId }, id) {
+      return Number(await run(RENEW_SCRIPT, keyOf(deliveryId), [id, lease])) === 1;
     },
-    async release(claim, lease) {
-      await run(
-        RELEASE_SCRIPT,
-        keysOf(prefix, claim).map(([key]) => key),
-        [lease],
-      );
+    async complete({ deliveryId }, id, answer) {
+      const reply = await run(COMPLETE_SCRIPT, keyOf(deliveryId), [id, JSON.stringify(answer), millis(retentionMs)]);
+      return Number(reply) === 1;
+    },
+    async release({ deliveryId }, id) {
+      await run(RELEASE_SCRIPT, keyOf(deliveryId), [id]);
     },
   };
 }
 
-function keysOf(prefix: string, claim: DedupClaim): [key: string, matchedBy: MatchedBy][] {
-  // 128 bits of the signature are as collision-proof as a UUID, at half the memory.
-  const keys: [string, MatchedBy][] = [[`${prefix}sig:${claim.signature.slice(0, 32)}`, 'signature']];
-  if (claim.deliveryId !== null) keys.unshift([`${prefix}id:${claim.deliveryId}`, 'delivery-id']);
-  return keys;
-}
-
-/** PX takes whole milliseconds; 0 or less tells the complete script to drop the key. */
+/** PX takes whole milliseconds. */
 function millis(ms: number): string {
-  return String(Math.max(0, Math.ceil(ms)));
+  return String(Math.max(1, Math.ceil(ms)));
 }
 
-function outcomeOf(reply: unknown, keys: [string, MatchedBy][], lease: string): ClaimOutcome {
-  const [state, index, response] = Array.isArray(reply) ? reply.map(String) : [];
+function outcomeOf(reply: unknown, lease: string): ClaimOutcome {
+  const [state, answer] = Array.isArray(reply) ? reply.map(String) : [];
   if (state === 'claimed') return { state, lease };
-  const matchedBy = keys[Number(index) - 1]?.[1];
-  if (state === 'in-progress' && matchedBy) return { state, matchedBy };
-  if (state === 'done' && matchedBy && response !== undefined)
-    return { state, matchedBy, response: JSON.parse(response) as StoredResponse };
+  if (state === 'in-progress') return { state };
+  if (state === 'done' && answer !== undefined) return { state, answer: JSON.parse(answer) as StoredAnswer };
   throw new Error(
-    `redisDedupStore: unexpected reply to the claim script: ${JSON.stringify(reply)}. Is keyPrefix shared with data that is not this store's?`,
+    `redisDedupStore: unexpected reply to the claim script: ${JSON.stringify(reply)}. ` +
+      "Is keyPrefix shared with data that is not this store's?",
   );
 }

@@ -1,55 +1,52 @@
 /**
- * The store's three Lua scripts. Each runs atomically inside Redis, so a check and the write
- * that depends on it cannot interleave with another process's.
- *
- * Every script gets the delivery's keys (delivery id first when it has one, then signature).
- * A key holds `c|<lease>` while claimed and `d|<response JSON>` once handled.
+ * The store's Lua scripts. Each runs atomically inside Redis and touches one key, the
+ * delivery's, so it works on a Redis Cluster as on one Redis. The key holds `c|<lease>` while
+ * claimed and `d|<answer JSON>` once handled; its TTL is Redis's own clock, never a host's.
  */
 
-/** ARGV: lease, lease ms. Replies `{'done', index, response}`, `{'in-progress', index}` or `{'claimed'}`. */
+/** ARGV: lease, lease ms. Replies `{'done', answer}`, `{'in-progress'}` or `{'claimed'}`. */
 export const CLAIM_SCRIPT = `
-local done, busy
-for i = 1, #KEYS do
-  local value = redis.call('GET', KEYS[i])
-  if value then
-    if string.sub(value, 1, 2) == 'd|' then
-      done = done or {'done', tostring(i), string.sub(value, 3)}
-    else
-      busy = busy or {'in-progress', tostring(i)}
-    end
-  end
+local value = redis.call('GET', KEYS[1])
+if value then
+  if string.sub(value, 1, 2) == 'd|' then return {'done', string.sub(value, 3)} end
+  return {'in-progress'}
 end
-if done then return done end
-if busy then return busy end
-for i = 1, #KEYS do
-  redis.call('SET', KEYS[i], 'c|' .. ARGV[1], 'PX', ARGV[2], 'NX')
-end
+redis.call('SET', KEYS[1], 'c|' .. ARGV[1], 'PX', ARGV[2])
 return {'claimed'}
 `;
 
-/** ARGV: lease, response JSON, then one TTL in ms per key. Writes only keys this lease still holds. */
-export const COMPLETE_SCRIPT = `
-local mine = 'c|' .. ARGV[1]
-for i = 1, #KEYS do
-  if redis.call('GET', KEYS[i]) == mine then
-    local ttl = tonumber(ARGV[2 + i])
-    if ttl > 0 then
-      redis.call('SET', KEYS[i], 'd|' .. ARGV[2], 'PX', ttl)
-    else
-      redis.call('DEL', KEYS[i])
-    end
-  end
+/** ARGV: lease, lease ms. 1 while this lease holds (taking the key again if it lapsed unclaimed), else 0. */
+export const RENEW_SCRIPT = `
+local value = redis.call('GET', KEYS[1])
+if value == false then
+  redis.call('SET', KEYS[1], 'c|' .. ARGV[1], 'PX', ARGV[2])
+  return 1
+end
+if value == 'c|' .. ARGV[1] then
+  redis.call('PEXPIRE', KEYS[1], ARGV[2])
+  return 1
 end
 return 0
 `;
 
-/** ARGV: lease. Deletes only keys this lease still holds, never another process's claim. */
+/**
+ * ARGV: lease, answer JSON, retention ms. Records the delivery when this lease holds it or
+ * nobody does (the lease lapsed and no copy took it); 0 when another request holds or
+ * finished it.
+ */
+export const COMPLETE_SCRIPT = `
+local value = redis.call('GET', KEYS[1])
+if value == false or value == 'c|' .. ARGV[1] then
+  redis.call('SET', KEYS[1], 'd|' .. ARGV[2], 'PX', ARGV[3])
+  return 1
+end
+return 0
+`;
+
+/** ARGV: lease. Deletes the key only while this lease holds it, never another request's claim. */
 export const RELEASE_SCRIPT = `
-local mine = 'c|' .. ARGV[1]
-for i = 1, #KEYS do
-  if redis.call('GET', KEYS[i]) == mine then
-    redis.call('DEL', KEYS[i])
-  end
+if redis.call('GET', KEYS[1]) == 'c|' .. ARGV[1] then
+  redis.call('DEL', KEYS[1])
 end
 return 0
 `;

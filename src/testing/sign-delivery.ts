@@ -1,4 +1,4 @@
-import { encodeHex } from '../crypto/hex.js';
+import { encodeHex } from './hex.js';
 import { hmacSha256 } from './hmac-sha256.js';
 
 /** Options of {@link signDelivery}. */

@@ -45,7 +45,8 @@ export function expressScenarios(name: string, express: ExpressFactory): void {
       expect(errors).toHaveBeenCalledTimes(1);
       const line = String(errors.mock.calls[0]?.[0]);
       expect(line).toMatch(/before express\.json\(\)/);
-      expect(line).toMatch(/express\.raw\(\{ type: 'application\/json', limit: '10mb' \}\)/);
+      // The limit follows the receiver's maxBodyBytes (3 MiB here), not a hard-coded 10mb.
+      expect(line).toMatch(/express\.raw\(\{ type: 'application\/json', limit: '3mb' \}\)/);
       expect(line).not.toContain(TOKEN);
     });
 
@@ -111,10 +112,49 @@ export function expressScenarios(name: string, express: ExpressFactory): void {
     });
   });
 
+  describe(`${name}: hostile hosts (contract v2)`, () => {
+    it('survives a middleware that answered 503 first, and serves the next delivery', async () => {
+      const rejections: unknown[] = [];
+      const onRejection = (reason: unknown) => void rejections.push(reason);
+      process.on('unhandledRejection', onRejection);
+      onTestFinished(() => void process.off('unhandledRejection', onRejection));
+      const { events, handlers } = recorder();
+      let first = true;
+      const timeout = (_req: unknown, res: { status(code: number): { end(): void } }, next: () => void) => {
+        // A timeout middleware: answers at once the first time, and lets the route run anyway.
+        if (first) res.status(503).end();
+        first = false;
+        next();
+      };
+      const url = await serve(express().post('/webhook', timeout, webhookHandler(receiver(), handlers)));
+      expect((await send(url, signDelivery({ token: TOKEN, payload: articleSyncPayload() }))).status).toBe(503);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      const next = signDelivery({ token: TOKEN, payload: articleSyncPayload() });
+      expect(await send(url, next)).toMatchObject({ status: 200 });
+      expect(rejections).toEqual([]);
+      // The second delivery ran; whether the first did depends on its body still being readable.
+      expect(events.map((event) => event.deliveryId)).toContain(next.headers['X-Service-Delivery-Id']);
+    });
+
+    it('answers 500 Server misconfigured, not 403, behind express.text() with a latin1 charset', async () => {
+      const errors = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+      onTestFinished(() => errors.mockRestore());
+      const { events, handlers } = recorder();
+      const app = express().use(express.text({ type: '*/*', defaultCharset: 'latin1' }));
+      const url = await serve(app.post('/webhook', webhookHandler(receiver(), handlers)));
+      const delivery = signDelivery({ token: TOKEN, payload: articleSyncPayload({ article: { title: 'Café 日本' } }) });
+      const answer = await send(url, { ...delivery, headers: { ...delivery.headers, 'Content-Type': 'text/plain' } });
+      expect(answer).toEqual(answers.error(500, 'Server misconfigured'));
+      expect(events).toHaveLength(0);
+      expect(String(errors.mock.calls[0]?.[0])).toMatch(/express\.raw/);
+    });
+  });
+
   describe(`${name}: verifyWebhook`, () => {
     it('puts the verified event on req.webhookEvent and lets the route write its own answer', async () => {
       const app = express().post('/webhook', verifyWebhook(receiver()), (req, res) => {
-        const event = (req as { webhookEvent?: WebhookEvent }).webhookEvent;
+        // No cast: the adapter augments Express's Request type.
+        const event = req.webhookEvent;
         res
           .status(202)
           .json({ received: event?.type, slug: event?.type === 'article.sync' ? event.article.slug : null });

@@ -9,7 +9,7 @@ import { answers, MAX_BODY_BYTES, TOKEN } from './deliveries.js';
 import { adapterScenarios } from './scenarios.js';
 import { startFetch } from './servers.js';
 
-adapterScenarios('Fetch handler on node:http', startFetch);
+adapterScenarios('Fetch handler on node:http', startFetch, { ownsSocket: false });
 
 async function serve(handler: (request: Request) => Promise<Response>): Promise<string> {
   const server = await listen(fetchServer(handler));
@@ -30,6 +30,22 @@ describe('Fetch: a body read before the handler', () => {
       answers.error(500, 'Server misconfigured'),
     );
     expect(errors).toHaveBeenCalledTimes(1);
+  });
+});
+
+describe('Fetch: a body locked by a reader (contract v2)', () => {
+  it('answers 500 Server misconfigured, not 400, when request.body.getReader() locked the body', async () => {
+    const errors = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    onTestFinished(() => errors.mockRestore());
+    const webhook = webhookHandler(createReceiver({ token: TOKEN }), {});
+    const url = await serve(async (request) => {
+      request.body?.getReader();
+      return webhook(request);
+    });
+    expect(await send(url, signDelivery({ token: TOKEN, payload: articleSyncPayload() }))).toEqual(
+      answers.error(500, 'Server misconfigured'),
+    );
+    expect(String(errors.mock.calls[0]?.[0])).toMatch(/getReader/);
   });
 });
 

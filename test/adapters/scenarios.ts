@@ -3,6 +3,8 @@ import { createReceiver, type WebhookEvent, type WebhookHandlers } from 'webhook
 import { articleSyncPayload, articleTrashPayload, signDelivery, testPayload } from 'webhook-cms-receiver/testing';
 import { send, sendHeadersOnly, sendUnbounded, type Answer } from '../helpers/http-client.js';
 import { answers, deliveryAt, MAX_BODY_BYTES, nowSeconds, TOKEN } from './deliveries.js';
+import type { RunningServer } from '../helpers/listen.js';
+import { countBytesRead, rawExchange } from '../helpers/raw-socket.js';
 import type { StartAdapter } from './servers.js';
 
 /** Handlers that record every event and answer with a URL derived from it. */
@@ -22,6 +24,12 @@ function urlFor(event: WebhookEvent): string {
     : 'https://blog.example.com/';
 }
 
+/** What differs between adapters without changing the contract they keep. */
+export interface AdapterTraits {
+  /** False for Fetch-style adapters, whose host and not the adapter reads the socket. Default true. */
+  ownsSocket?: boolean;
+}
+
 /**
  * The behaviour every adapter must share, run against a real server on 127.0.0.1. Each test
  * gets a fresh receiver (so a fresh dedup store) and server.
@@ -31,15 +39,18 @@ function urlFor(event: WebhookEvent): string {
  * adapterScenarios('Express 5', startExpress5);
  * ```
  */
-export function adapterScenarios(name: string, start: StartAdapter): void {
+export function adapterScenarios(name: string, start: StartAdapter, traits: AdapterTraits = {}): void {
+  const ownsSocket = traits.ownsSocket ?? true;
   async function serve(handlers: WebhookHandlers): Promise<(outgoing: Parameters<typeof send>[1]) => Promise<Answer>> {
     const receiver = createReceiver({ token: TOKEN, maxBodyBytes: MAX_BODY_BYTES });
     const server = await start(receiver, handlers);
     onTestFinished(() => server.close());
     endpoint = `${server.url}/webhook`;
+    running = server;
     return (outgoing) => send(endpoint, outgoing);
   }
   let endpoint = '';
+  let running: RunningServer | undefined;
 
   describe(`${name}: accepted deliveries`, () => {
     it.each([
@@ -159,6 +170,47 @@ export function adapterScenarios(name: string, start: StartAdapter): void {
         1000,
       );
       expect(answer).toEqual(answers.error(401, 'Invalid token'));
+    });
+  });
+
+  describe(`${name}: hostile input (contract v2)`, () => {
+    it('answers an endless chunked body with a wrong token 401, closes within 1 s and reads under 1 MiB', async () => {
+      await serve(recordingHandlers().handlers);
+      const reads = running?.server ? countBytesRead(running.server) : undefined;
+      const exchange = await rawExchange(endpoint, ['Authorization: Bearer wrong', 'Content-Type: application/json'], {
+        endlessBody: true,
+      });
+      expect(exchange.status).toBe(401);
+      expect(exchange.text).toContain('{"error":"Invalid token"}');
+      expect(exchange.closedAfterMs).toBeDefined();
+      expect(exchange.closedAfterMs!).toBeLessThan(1000);
+      // Only an adapter that owns the Node socket can stop the reading; a Fetch host on Node
+      // (@hono/node-server drains up to 64 MiB or 500 ms on purpose) is held to the close alone.
+      if (reads && ownsSocket) {
+        await new Promise((resolve) => setTimeout(resolve, 50));
+        const read = [...reads.closed, ...reads.open()];
+        expect(read.length).toBeGreaterThan(0);
+        expect(Math.max(...read)).toBeLessThan(1024 * 1024);
+      }
+    });
+
+    it.each([
+      ['[good, bad]', true],
+      ['[bad, good]', false],
+    ])('refuses two Authorization headers %s with 401, whichever copy is good', async (_order, goodFirst) => {
+      const { events, handlers } = recordingHandlers();
+      await serve(handlers);
+      const delivery = signDelivery({ token: TOKEN, payload: testPayload() });
+      const good = `Authorization: Bearer ${TOKEN}`;
+      const bad = 'Authorization: Bearer wrong';
+      const rest = Object.entries(delivery.headers)
+        .filter(([key]) => key !== 'Authorization')
+        .map(([key, value]) => `${key}: ${value}`);
+      const exchange = await rawExchange(endpoint, [...(goodFirst ? [good, bad] : [bad, good]), ...rest], {
+        body: String(delivery.body),
+      });
+      expect(exchange.status).toBe(401);
+      expect(events).toHaveLength(0);
     });
   });
 

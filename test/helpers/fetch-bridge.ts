@@ -16,7 +16,11 @@ type FetchHandler = (request: Request) => Promise<Response>;
 export function fetchServer(handler: FetchHandler): Server {
   return createServer((req, res) => {
     handler(toRequest(req)).then(
-      (response) => writeResponse(response, res),
+      (response) => {
+        // As Bun and Deno do: a body the handler left unread is not drained but cut off.
+        if (!req.readableEnded) res.once('finish', () => setTimeout(() => req.socket.destroy(), 100).unref());
+        return writeResponse(response, res);
+      },
       (error: unknown) => {
         res.writeHead(599).end(String(error));
       },
@@ -26,7 +30,8 @@ export function fetchServer(handler: FetchHandler): Server {
 
 function toRequest(req: IncomingMessage): Request {
   const headers = new Headers();
-  for (const [name, value] of Object.entries(req.headers)) {
+  // Every copy of every header, as a runtime's parser keeps them (Node's req.headers drops a second Authorization).
+  for (const [name, value] of Object.entries(req.headersDistinct)) {
     for (const item of Array.isArray(value) ? value : [value ?? '']) headers.append(name, item);
   }
   const hasBody = req.method !== 'GET' && req.method !== 'HEAD';

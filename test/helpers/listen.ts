@@ -6,6 +6,8 @@ export interface RunningServer {
   /** Base URL without a trailing slash, e.g. `http://127.0.0.1:41234`. */
   url: string;
   close(): Promise<void>;
+  /** The Node server, where there is one: tests count what it read from each socket. */
+  server?: import('node:net').Server;
 }
 
 /**
@@ -37,6 +39,7 @@ export async function listen(server: Server): Promise<RunningServer> {
 export function running(server: Server): RunningServer {
   const { port } = server.address() as AddressInfo;
   return {
+    server,
     url: `http://127.0.0.1:${port}`,
     close: () =>
       new Promise<void>((resolve, reject) => {

@@ -1,10 +1,18 @@
-/** A body the adapter has not read yet: a Node request (async iterable) or a Fetch stream. */
+/**
+ * A body the adapter has not read yet: a Node request (async iterable) or a Fetch stream.
+ * @group Adapter kit
+ */
 export type BodyStream = AsyncIterable<Uint8Array | string> | ReadableStream<Uint8Array>;
 
-/** A Fetch `Request` (or anything with its body methods), unread. */
+/**
+ * A Fetch `Request` (or anything with its body methods), unread.
+ * @group Adapter kit
+ */
 export interface FetchBody {
   arrayBuffer(): Promise<ArrayBuffer>;
   readonly body: ReadableStream<Uint8Array> | null;
+  readonly bodyUsed?: boolean;
+  readonly headers?: { get(name: string): string | null };
 }
 
 /**
@@ -14,11 +22,8 @@ export interface FetchBody {
  * the socket, which costs more than the rest of a small delivery. Without one, the stream
  * is read chunk by chunk and abandoned past the limit.
  */
-export async function readFetchBody(
-  request: FetchBody,
-  contentLength: string | undefined,
-  limit: number,
-): Promise<Uint8Array | undefined> {
+export async function readFetchBody(request: FetchBody, limit: number): Promise<Uint8Array | undefined> {
+  const contentLength = request.headers?.get('content-length') ?? undefined;
   if (contentLength !== undefined && DIGITS.test(contentLength) && Number(contentLength) <= limit)
     return new Uint8Array(await request.arrayBuffer());
   return request.body ? readLimited(request.body, limit) : new Uint8Array(0);

@@ -17,9 +17,19 @@ export function bodyBytes(body: unknown, maxBodyBytes: number): Uint8Array | und
   return bytes;
 }
 
-/** The refusal of a body that is not raw bytes, with a reason that names the likely cause. */
+/**
+ * The refusal of a body that is not raw bytes. An object means a parser got there first: a
+ * fault of the host (500), not of the delivery, so the service retries once it is fixed.
+ */
 export function notRawBody(body: unknown): WebhookError {
-  return new WebhookError('invalid_payload', notRawReason(body));
+  const kind = body === null ? 'null' : Array.isArray(body) ? 'an array' : typeof body;
+  const expected = `the body must be the raw bytes (Uint8Array, Buffer, ArrayBuffer or string), got ${kind}`;
+  if (kind !== 'object' && kind !== 'an array') return new WebhookError('invalid_payload', `${expected}.`);
+  return new WebhookError(
+    'body_already_parsed',
+    `${expected}: it looks already parsed by a JSON body parser, and the signature can only be checked over ` +
+      'the raw bytes. Hand over the bytes as received (the framework adapters read them for you).',
+  );
 }
 
 function asBytes(body: unknown, maxBodyBytes: number): Uint8Array | undefined {
@@ -36,13 +46,4 @@ function asBytes(body: unknown, maxBodyBytes: number): Uint8Array | undefined {
 
 function tooLarge(size: number, max: number): WebhookError {
   return new WebhookError('payload_too_large', `the body has at least ${size} bytes; maxBodyBytes is ${max}`);
-}
-
-function notRawReason(body: unknown): string {
-  const kind = body === null ? 'null' : Array.isArray(body) ? 'an array' : typeof body;
-  const hint =
-    kind === 'object'
-      ? ' It looks already parsed: a JSON body parser (such as express.json()) ran before the webhook route, and the signature can only be checked over the raw bytes. Mount the webhook route first, or use express.raw({ type: "application/json", limit: "10mb" }).'
-      : '';
-  return `the body must be the raw bytes (Uint8Array, Buffer, ArrayBuffer or string), got ${kind}.${hint}`;
 }

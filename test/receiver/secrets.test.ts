@@ -26,7 +26,7 @@ describe.each(providers)('the token never leaks (%s)', (_name, crypto) => {
         'Handler failed',
         'Dedup store unavailable',
         '"duplicate":true',
-        'matchedBy',
+        'inProgress',
         'the CMS is down',
       ])
         expect(all).toContain(seen);

@@ -59,4 +59,16 @@ describe('receiver wiring', () => {
     const refused = await handle(post({ headers: { authorization: 'Bearer wrong' }, body: '{}' }));
     expect(refused.status).toBe(401);
   });
+
+  it('makes instanceof WebhookError true across the ESM and CommonJS builds', async () => {
+    const esm = (await import('../../dist/index.js')) as typeof import('webhook-cms-receiver');
+    const cjs = createRequire(import.meta.url)('../../dist/index.cjs') as typeof import('webhook-cms-receiver');
+    const thrown = await cjs
+      .createReceiver({ token })
+      .verify({ headers: {}, body: '{}' })
+      .catch((error: unknown) => error);
+    expect(thrown instanceof esm.WebhookError).toBe(true);
+    expect(thrown instanceof cjs.WebhookError).toBe(true);
+    expect(new Error('x') instanceof esm.WebhookError).toBe(false);
+  });
 });

@@ -93,39 +93,35 @@ describe('handle()', () => {
     expect(calls).toBe(2);
   });
 
-  it('treats a captured request replayed under a new delivery id as a duplicate of the first', async () => {
-    const onDuplicate = vi.fn();
-    const receiver = receiverWith({ onDuplicate });
-    const handler = vi.fn(() => ({ publishedUrl: 'https://blog.example.com/original' }));
-    const original = sync('d-original');
-    await receiver.handle(original, { 'article.sync': handler });
-    const replay = { ...original, headers: { ...original.headers, 'X-Service-Delivery-Id': 'd-forged' } };
-    const answer = await receiver.handle(replay, { 'article.sync': handler });
-    expect(answer).toEqual({
-      status: 200,
-      body: { ok: true, published_url: 'https://blog.example.com/original', duplicate: true },
-    });
-    expect(handler).toHaveBeenCalledTimes(1);
-    expect(onDuplicate).toHaveBeenCalledWith(
-      expect.objectContaining({ deliveryId: 'd-forged', matchedBy: 'signature', inProgress: false }),
-    );
+  it('runs byte-identical deliveries under three ids three times: sync, trash, sync in one second (v2, no signature ledger)', async () => {
+    const receiver = receiverWith();
+    const runs: string[] = [];
+    const handlers = {
+      'article.sync': () => void runs.push('sync'),
+      'article.trash': () => void runs.push('trash'),
+    };
+    const timestamp = Math.floor(Date.now() / 1000);
+    const syncPayload = articleSyncPayload({ article: { id: 'art-identical' } });
+    const trashPayload = articleTrashPayload({ article: { id: 'art-identical' } });
+    const syncBytes = JSON.stringify(syncPayload);
+    const first = signDelivery({ token, payload: syncBytes, deliveryId: 'id-1', timestamp });
+    const trash = signDelivery({ token, payload: trashPayload, deliveryId: 'id-2', timestamp });
+    const again = signDelivery({ token, payload: syncBytes, deliveryId: 'id-3', timestamp });
+    expect(again.headers['X-Service-Signature']).toBe(first.headers['X-Service-Signature']);
+    for (const delivery of [first, trash, again]) {
+      expect(await receiver.handle(delivery, handlers)).toEqual({ status: 200, body: { ok: true } });
+    }
+    expect(runs).toEqual(['sync', 'trash', 'sync']);
   });
 
-  it('answers a replay 409 while the first copy runs, and lets it through if that copy then fails', async () => {
+  it('lets two users sign the same payload in the same second without colliding', async () => {
     const receiver = receiverWith();
-    const gate = deferred();
-    const original = sync('d-first');
-    const replay = { ...original, headers: { ...original.headers, 'X-Service-Delivery-Id': 'd-second' } };
-    const failing = receiver.handle(original, {
-      'article.sync': async () => {
-        await gate.promise;
-        throw new Error('boom');
-      },
-    });
-    expect((await receiver.handle(replay, {})).status).toBe(409);
-    gate.resolve();
-    expect((await failing).status).toBe(500);
-    expect(await receiver.handle(replay, {})).toEqual({ status: 200, body: { ok: true } });
+    const handler = vi.fn();
+    const payload = JSON.stringify(articleSyncPayload({ article: { id: 'shared' } }));
+    const timestamp = Math.floor(Date.now() / 1000);
+    await receiver.handle(signDelivery({ token, payload, timestamp }), { 'article.sync': handler });
+    await receiver.handle(signDelivery({ token, payload, timestamp }), { 'article.sync': handler });
+    expect(handler).toHaveBeenCalledTimes(2);
   });
 
   it('runs the handler every time when dedup is false', async () => {

@@ -199,8 +199,16 @@ describe.each(providers)('checks in contract order with %s', (_name, crypto) => 
       expect(event.type === 'article.sync' && event.article.title).toBe('Référencement 🚀 日本語');
     });
 
+    it('refuses a parsed object as a body with 500 Server misconfigured (a fault of the host, so the service retries)', async () => {
+      const { headers } = signed();
+      const error = await receiver()
+        .verify({ headers, body: { event: 'test' } as unknown as string })
+        .catch((e: WebhookError) => e);
+      expect(error).toMatchObject({ status: 500, code: 'body_already_parsed' });
+      expect((error as WebhookError).reason).toMatch(/raw bytes/);
+    });
+
     it.each([
-      ['a parsed object', { event: 'test' }],
       ['null', null],
       ['a number', 42],
     ])('refuses %s as a body with 400 and a reason naming the fix', async (_kind, body) => {

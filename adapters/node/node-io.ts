@@ -1,0 +1,161 @@
+import type { AdapterRequest, AlreadyParsed, HttpAnswer, RequestBody } from 'webhook-cms-receiver';
+
+/**
+ * The parts of a Node `IncomingMessage` (or a framework's subclass of it) the Node adapters
+ * read, described without Node's types so the package needs none.
+ */
+export interface NodeRequest extends AsyncIterable<Uint8Array | string> {
+  method?: string | undefined;
+  headers: Readonly<Record<string, string | readonly string[] | undefined>>;
+  /** Every copy of every header (Node 18.3+): a second `Authorization` must not go unseen. */
+  headersDistinct?: Readonly<Record<string, readonly string[] | undefined>>;
+  /** The raw bytes a host kept: Google Cloud Functions, Firebase, NestJS `rawBody: true`. */
+  rawBody?: unknown;
+  /** What a body parser left, when one ran. */
+  body?: unknown;
+  readableEnded?: boolean;
+  httpVersionMajor?: number;
+  pause?(): unknown;
+  socket?: NodeSocket | null;
+}
+
+/** The parts of a `net.Socket` used to close a refused connection gently. */
+export interface NodeSocket {
+  destroy(): unknown;
+  end?(): unknown;
+  pause?(): unknown;
+  destroySoon?: () => void;
+}
+
+// How long a refused connection stays half-closed, reading nothing, before it is destroyed:
+// long enough for the client to read the answer before the reset its unread body causes.
+const LINGER_MS = 250;
+
+/** The parts of a Node `ServerResponse` the Node adapters write. */
+export interface NodeResponse {
+  headersSent?: boolean;
+  writableEnded?: boolean;
+  destroyed?: boolean;
+  writeHead(status: number, headers: Record<string, string>): unknown;
+  end(text: string): unknown;
+  once(event: 'finish', listener: () => void): unknown;
+}
+
+/** How a framework's parsers show up on a Node request, and the fix in its own words. */
+export interface ParserHints {
+  /** Who consumed the body when a parser ran first, e.g. `express.json()`. */
+  parser: string;
+  /** What to change, in the framework's words, with the limit derived from `maxBodyBytes`. */
+  fix: string;
+}
+
+const GENERIC: ParserHints = {
+  parser: 'a body parser that ran before the webhook handler',
+  fix: 'Give the webhook route the unread request, or keep the raw bytes on req.rawBody.',
+};
+
+/**
+ * Describes a Node request for the adapter kit: every copy of each header, and the body as
+ * raw bytes a host kept, the unread stream, or what a parser left (answered 500 with the
+ * framework's fix, never a 403 the service would not retry).
+ *
+ * @example
+ * ```ts
+ * const answer = await serveRequest(receiver, nodeAdapterRequest(req), handlers);
+ * sendNodeAnswer(req, res, answer);
+ * ```
+ */
+export function nodeAdapterRequest(req: NodeRequest, hints: ParserHints = GENERIC): AdapterRequest {
+  return { method: req.method, headers: req.headersDistinct ?? req.headers, body: () => nodeBody(req, hints) };
+}
+
+function nodeBody(req: NodeRequest, hints: ParserHints): RequestBody {
+  if (req.rawBody instanceof Uint8Array) return req.rawBody;
+  // An unread stream is the common case; `req.body` is not touched, as on Vercel it is a getter that parses.
+  if (!req.readableEnded) return req;
+  if (req.body instanceof Uint8Array) return req.body;
+  const parsed: AlreadyParsed = {
+    alreadyParsed:
+      typeof req.body === 'string' ? `${hints.parser} (a text parser, whose charset may differ)` : hints.parser,
+    fix: hints.fix,
+  };
+  return parsed;
+}
+
+/**
+ * Writes an answer, unless something else already answered (a timeout middleware, say): a
+ * second write would throw inside a promise no framework listens to. After a refusal made
+ * before the body was read, the socket is closed once the answer is out, so a client sending
+ * an endless body is cut off instead of drained.
+ *
+ * @example
+ * ```ts
+ * sendNodeAnswer(req, res, await serveRequest(receiver, nodeAdapterRequest(req), handlers));
+ * ```
+ */
+export function sendNodeAnswer(req: NodeRequest, res: NodeResponse, answer: HttpAnswer): void {
+  if (res.headersSent || res.writableEnded || res.destroyed) return;
+  const socket = answer.close && req.httpVersionMajor !== 2 ? req.socket : undefined;
+  if (socket) holdOpenBriefly(socket);
+  try {
+    res.writeHead(answer.status, answer.headers);
+    res.end(answer.text);
+  } catch (error) {
+    console.error('webhook-cms-receiver: could not write the answer:', error);
+    return;
+  }
+  if (socket) closeAfterAnswer(req, res);
+}
+
+/**
+ * Once the answer is out, reads no more of the request and closes its connection shortly
+ * after: for refusals made before the body was read. Also for Fetch-style hosts on Node that
+ * expose the Node objects (Hono's `c.env.incoming` / `c.env.outgoing` on `@hono/node-server`).
+ *
+ * @example
+ * ```ts
+ * if (answer.close) closeAfterAnswer(c.env.incoming, c.env.outgoing);
+ * ```
+ */
+export function closeAfterAnswer(req: NodeRequest, res: NodeResponse): void {
+  const socket = req.httpVersionMajor === 2 ? undefined : req.socket;
+  if (!socket) return;
+  const stop = (): void => {
+    // Both: Node resumes the request to discard its body once the answer is out, and the
+    // request's flow, not the socket's, is what makes the parser read on. The client gets the
+    // answer and a FIN; what it still sends stays in the kernel until the socket goes.
+    req.pause?.();
+    socket.pause?.();
+    const timer = setTimeout(() => socket.destroy(), LINGER_MS) as unknown as { unref?: () => void };
+    timer.unref?.();
+  };
+  // Always on 'finish', even when the answer is already flushed: Node's own listener resumes
+  // the request there, and pausing before it would be undone.
+  res.once('finish', stop);
+}
+
+/**
+ * With `Connection: close`, Node destroys the socket as soon as the answer is written; with
+ * a body still arriving, that sends a reset that can reach the client before it has read the
+ * answer. Half-closing instead (FIN) lets the answer through; {@link sendNodeAnswer} then
+ * stops reading and destroys the socket shortly after.
+ */
+function holdOpenBriefly(socket: NodeSocket): void {
+  try {
+    socket.destroySoon = () => socket.end?.();
+  } catch {
+    // A socket that refuses the property (a proxy) is closed the usual way.
+  }
+}
+
+/**
+ * Logs a failure no framework would see, instead of letting it become an unhandled rejection.
+ *
+ * @example
+ * ```ts
+ * serveRequest(receiver, nodeAdapterRequest(req), handlers).then((answer) => sendNodeAnswer(req, res, answer)).catch(logUnexpected);
+ * ```
+ */
+export function logUnexpected(error: unknown): void {
+  console.error('webhook-cms-receiver: unexpected failure while serving a delivery:', error);
+}

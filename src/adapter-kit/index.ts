@@ -1,0 +1,18 @@
+/**
+ * The adapter kit: everything an adapter for another framework needs, and all that the
+ * shipped adapters use. An adapter only translates its framework's request into an
+ * {@link AdapterRequest} and writes the {@link HttpAnswer} back; every status comes from the
+ * receiver. See CONTRIBUTING.md, "Writing an adapter".
+ *
+ * @module
+ */
+export type { Admission, AdmittedRequest, RefusedRequest, RequestHead } from '../receiver/admission.js';
+export { type HttpAnswer, byteLimitText, toFetchResponse } from './http-answer.js';
+export {
+  serveRequest,
+  verifyRequest,
+  type AdapterRequest,
+  type AlreadyParsed,
+  type RequestBody,
+} from './serve-request.js';
+export type { BodyStream, FetchBody } from './read-body.js';

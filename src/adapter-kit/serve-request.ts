@@ -1,0 +1,132 @@
+import { WebhookError } from '../errors/webhook-error.js';
+import type { WebhookEvent } from '../events/types.js';
+import type { HeadersInput } from '../input/headers.js';
+import { describeThrown } from '../internal/describe.js';
+import type { AdmittedRequest } from '../receiver/admission.js';
+import type { Receiver } from '../receiver/create-receiver.js';
+import type { WebhookHandlers } from '../receiver/handlers.js';
+import { type HttpAnswer, toHttp } from './http-answer.js';
+import { type BodyStream, type FetchBody, isFetchBody, readFetchBody, readLimited } from './read-body.js';
+
+/**
+ * A body an adapter can hand over: already read, still a stream, a whole Fetch `Request`
+ * (read with `arrayBuffer()` when its `Content-Length` allows), or consumed by a parser.
+ * @group Adapter kit
+ */
+export type RequestBody = Uint8Array | string | BodyStream | FetchBody | AlreadyParsed;
+
+/**
+ * What an adapter hands over when a parser consumed the body first: who did, and the fix in
+ * that framework's own words. Answered 500 `Server misconfigured` with one log line.
+ * @group Adapter kit
+ */
+export interface AlreadyParsed {
+  alreadyParsed: string;
+  fix: string;
+}
+
+/**
+ * A request as an adapter sees it. The body is a function so that it is only read once the
+ * method, size and token have passed.
+ * @group Adapter kit
+ */
+export interface AdapterRequest {
+  method: string | undefined;
+  headers: HeadersInput;
+  body(): RequestBody | Promise<RequestBody>;
+}
+
+/**
+ * All HTTP logic every adapter shares, so an adapter only translates: the receiver's
+ * admission of the head (method, declared size, token), bounded body reading, then the
+ * handling. Never rejects: every outcome, a throwing body reader included, is an answer.
+ *
+ * @example
+ * ```ts
+ * const answer = await serveRequest(receiver, { method: req.method, headers: req.headers, body: () => req }, handlers);
+ * res.writeHead(answer.status, answer.headers).end(answer.text);
+ * ```
+ * @group Adapter kit
+ */
+export async function serveRequest(
+  receiver: Receiver,
+  request: AdapterRequest,
+  handlers: WebhookHandlers,
+): Promise<HttpAnswer> {
+  const admission = receiver.admit(request);
+  if (!admission.admitted) return toHttp(admission.answer, true);
+  const read = await readRequest(receiver, admission, request);
+  if ('answer' in read) return read.answer;
+  return toHttp(await admission.handle(read.bytes, handlers), false);
+}
+
+/**
+ * Like {@link serveRequest} but stops after verification, for middleware that lets the user
+ * write the response. No dedup runs here; a refusal is reported to `onRejected`.
+ *
+ * @example
+ * ```ts
+ * const result = await verifyRequest(receiver, { method: 'POST', headers: request.headers, body: () => request });
+ * if ('event' in result) console.log(result.event.type);
+ * ```
+ * @group Adapter kit
+ */
+export async function verifyRequest(
+  receiver: Receiver,
+  request: AdapterRequest,
+): Promise<{ event: WebhookEvent } | { answer: HttpAnswer }> {
+  const admission = receiver.admit(request);
+  if (!admission.admitted) return { answer: toHttp(admission.answer, true) };
+  const read = await readRequest(receiver, admission, request);
+  if ('answer' in read) return read;
+  const verified = await admission.verify(read.bytes);
+  return 'event' in verified ? verified : { answer: toHttp(verified.answer, false) };
+}
+
+type Read = { bytes: Uint8Array | string } | { answer: HttpAnswer };
+
+/** The body within the limit, or the answer to send without reading further. */
+async function readRequest(receiver: Receiver, admission: AdmittedRequest, request: AdapterRequest): Promise<Read> {
+  const refuse = (error: WebhookError, close = false): Read => ({ answer: toHttp(admission.refuse(error), close) });
+  let body: RequestBody;
+  try {
+    body = await request.body();
+  } catch (cause) {
+    return refuse(new WebhookError('internal_error', `the adapter could not get the body: ${describeThrown(cause)}`));
+  }
+  if (isFetchBody(body) && (body.bodyUsed || body.body?.locked)) {
+    body = {
+      alreadyParsed: 'code that read or locked the Request body',
+      fix: 'Hand the Request over before reading it.',
+    };
+  }
+  if (typeof body === 'object' && body !== null && 'alreadyParsed' in body) {
+    const error = new WebhookError(
+      'body_already_parsed',
+      `the request body was already consumed by ${body.alreadyParsed}, so the raw bytes the signature covers are gone. ${body.fix}`,
+    );
+    console.error(`webhook-cms-receiver: ${error.reason}`);
+    return refuse(error);
+  }
+  let bytes: Uint8Array | string | undefined;
+  try {
+    if (typeof body === 'string' || body instanceof Uint8Array) bytes = body;
+    else if (isFetchBody(body)) bytes = await readFetchBody(body, receiver.maxBodyBytes);
+    else bytes = await readLimited(body, receiver.maxBodyBytes);
+  } catch (cause) {
+    return refuse(
+      new WebhookError(
+        'invalid_payload',
+        `the body could not be read (did the client disconnect?): ${describeThrown(cause)}`,
+        {
+          cause,
+        },
+      ),
+    );
+  }
+  if (bytes === undefined) {
+    const reason = `the body grew past maxBodyBytes ${receiver.maxBodyBytes} while reading`;
+    return refuse(new WebhookError('payload_too_large', reason), true);
+  }
+  return { bytes };
+}

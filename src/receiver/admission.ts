@@ -1,0 +1,45 @@
+import type { WebhookEvent } from '../events/types.js';
+import type { BodyInput } from '../input/body.js';
+import type { HeadersInput } from '../input/headers.js';
+import type { WebhookError } from '../errors/webhook-error.js';
+import type { Answer } from './answers.js';
+import type { WebhookHandlers } from './handlers.js';
+
+/**
+ * What an adapter knows before reading the body: the request line and headers.
+ * @group Adapter kit
+ */
+export interface RequestHead {
+  method: string | undefined;
+  headers: HeadersInput;
+}
+
+/**
+ * The verdict on a request's head, from {@link Receiver.admit}. A refused request is answered
+ * without reading its body; an admitted one carries on with its body.
+ * @group Adapter kit
+ */
+export type Admission = RefusedRequest | AdmittedRequest;
+
+/**
+ * A request refused on its head alone (405, 413, 401): answer it and read no further.
+ * @group Adapter kit
+ */
+export interface RefusedRequest {
+  readonly admitted: false;
+  readonly answer: Answer;
+}
+
+/**
+ * A request whose method, declared size and token passed; the token is not checked again.
+ * @group Adapter kit
+ */
+export interface AdmittedRequest {
+  readonly admitted: true;
+  /** Like `receiver.handle`, for this request's body. Never rejects. */
+  handle(body: BodyInput, handlers?: WebhookHandlers): Promise<Answer>;
+  /** Like `receiver.verify`, but a refusal is reported to `onRejected` and resolved as its answer. */
+  verify(body: BodyInput): Promise<{ event: WebhookEvent } | { answer: Answer }>;
+  /** Answers a fault the adapter found while reading the body, reporting it to `onRejected`. */
+  refuse(error: WebhookError): Answer;
+}

@@ -60,7 +60,7 @@ function fromHono(c: Context): AdapterRequest {
 }
 
 async function bodyOf(c: Context): Promise<RequestBody> {
-  if (!c.req.raw.bodyUsed && !c.req.raw.body?.locked) return c.req.raw;
+  if (!c.req.raw.bodyUsed) return c.req.raw;
   // Hono keeps what an earlier middleware read; only the raw bytes are of use here.
   const cached = (c.req as unknown as { bodyCache: { arrayBuffer?: Promise<ArrayBuffer> } }).bodyCache.arrayBuffer;
   return cached

@@ -7,6 +7,8 @@ import type { AdapterRequest, AlreadyParsed, HttpAnswer, RequestBody } from 'web
 export interface NodeRequest extends AsyncIterable<Uint8Array | string> {
   method?: string | undefined;
   headers: Readonly<Record<string, string | readonly string[] | undefined>>;
+  /** Header names and values as received, in order. */
+  rawHeaders?: readonly string[];
   /** Every copy of every header (Node 18.3+): a second `Authorization` must not go unseen. */
   headersDistinct?: Readonly<Record<string, readonly string[] | undefined>>;
   /** The raw bytes a host kept: Google Cloud Functions, Firebase, NestJS `rawBody: true`. */
@@ -66,7 +68,24 @@ const GENERIC: ParserHints = {
  * ```
  */
 export function nodeAdapterRequest(req: NodeRequest, hints: ParserHints = GENERIC): AdapterRequest {
-  return { method: req.method, headers: req.headersDistinct ?? req.headers, body: () => nodeBody(req, hints) };
+  return { method: req.method, headers: nodeHeaders(req), body: () => nodeBody(req, hints) };
+}
+
+/**
+ * `req.headers`, unless the request repeats `Authorization`: Node keeps only the first copy
+ * of it there, so a `[good, bad]` pair would pass. Then every copy of every header
+ * (`headersDistinct`), which the core refuses as a repeated header. Scanning `rawHeaders` by
+ * length first keeps the common case nearly free; `headersDistinct` builds arrays for all.
+ */
+function nodeHeaders(req: NodeRequest): NodeRequest['headers'] {
+  const raw = req.rawHeaders;
+  if (!raw) return req.headersDistinct ?? req.headers;
+  let copies = 0;
+  for (let i = 0; i < raw.length; i += 2) {
+    const name = raw[i]!;
+    if (name.length === 13 && name.toLowerCase() === 'authorization') copies++;
+  }
+  return copies > 1 ? (req.headersDistinct ?? req.headers) : req.headers;
 }
 
 function nodeBody(req: NodeRequest, hints: ParserHints): RequestBody {

@@ -83,6 +83,21 @@ export async function verifyRequest(
   return 'event' in verified ? verified : { answer: toHttp(verified.answer, false) };
 }
 
+const FETCH_BODY_USED: AlreadyParsed = {
+  alreadyParsed: 'request.json(), request.text() or a reader from request.body.getReader()',
+  fix: 'Hand the Request to the webhook handler before anything reads its body, or hand over request.clone().',
+};
+
+/** The refusal of a body a parser consumed first: a host fault (500), logged once with the fix. */
+function alreadyParsed(body: AlreadyParsed): WebhookError {
+  const error = new WebhookError(
+    'body_already_parsed',
+    `the request body was already consumed by ${body.alreadyParsed}, so the raw bytes the signature covers are gone. ${body.fix}`,
+  );
+  console.error(`webhook-cms-receiver: ${error.reason}`);
+  return error;
+}
+
 type Read = { bytes: Uint8Array | string } | { answer: HttpAnswer };
 
 /** The body within the limit, or the answer to send without reading further. */
@@ -94,35 +109,19 @@ async function readRequest(receiver: Receiver, admission: AdmittedRequest, reque
   } catch (cause) {
     return refuse(new WebhookError('internal_error', `the adapter could not get the body: ${describeThrown(cause)}`));
   }
-  if (isFetchBody(body) && (body.bodyUsed || body.body?.locked)) {
-    body = {
-      alreadyParsed: 'code that read or locked the Request body',
-      fix: 'Hand the Request over before reading it.',
-    };
-  }
-  if (typeof body === 'object' && body !== null && 'alreadyParsed' in body) {
-    const error = new WebhookError(
-      'body_already_parsed',
-      `the request body was already consumed by ${body.alreadyParsed}, so the raw bytes the signature covers are gone. ${body.fix}`,
-    );
-    console.error(`webhook-cms-receiver: ${error.reason}`);
-    return refuse(error);
-  }
+  if (isFetchBody(body) && body.bodyUsed) body = FETCH_BODY_USED;
+  if (typeof body === 'object' && body !== null && 'alreadyParsed' in body) return refuse(alreadyParsed(body));
   let bytes: Uint8Array | string | undefined;
   try {
     if (typeof body === 'string' || body instanceof Uint8Array) bytes = body;
     else if (isFetchBody(body)) bytes = await readFetchBody(body, receiver.maxBodyBytes);
     else bytes = await readLimited(body, receiver.maxBodyBytes);
   } catch (cause) {
-    return refuse(
-      new WebhookError(
-        'invalid_payload',
-        `the body could not be read (did the client disconnect?): ${describeThrown(cause)}`,
-        {
-          cause,
-        },
-      ),
-    );
+    // Only now, after a failure: on some hosts (@hono/node-server) merely reading `.body`
+    // builds a web stream, which would cost every delivery more than its HMAC.
+    if (isFetchBody(body) && body.body?.locked) return refuse(alreadyParsed(FETCH_BODY_USED));
+    const reason = `the body could not be read (did the client disconnect?): ${describeThrown(cause)}`;
+    return refuse(new WebhookError('invalid_payload', reason, { cause }));
   }
   if (bytes === undefined) {
     const reason = `the body grew past maxBodyBytes ${receiver.maxBodyBytes} while reading`;

@@ -58,7 +58,7 @@ export class WebhookError extends Error {
    * True for a WebhookError from any copy of this package (the ESM and CommonJS builds each
    * have their own class), so `instanceof` works wherever the error came from.
    */
-  static [Symbol.hasInstance](value: unknown): boolean {
+  static override [Symbol.hasInstance](value: unknown): boolean {
     return typeof value === 'object' && value !== null && (value as Record<symbol, unknown>)[BRAND] === true;
   }
 

@@ -1,5 +1,6 @@
 /**
- * A dedup store shared by every process through one Redis, for the `redis` and `ioredis` clients.
+ * A dedup store shared by every process through one Redis or a Redis Cluster, for the `redis`
+ * and `ioredis` clients, with stale-delivery ordering (`createReceiver({ ordering: true })`).
  *
  * @example
  * ```ts

@@ -1,16 +1,16 @@
-/** The part of a node-redis (v4+) client the store uses. */
+/** The part of a node-redis (v4+) client or cluster (`createClient`, `createCluster`) the store uses. */
 export interface NodeRedisClientLike {
   evalSha(sha1: string, options: { keys: string[]; arguments: string[] }): Promise<unknown>;
   eval(script: string, options: { keys: string[]; arguments: string[] }): Promise<unknown>;
 }
 
-/** The part of an ioredis (v5) client the store uses. */
+/** The part of an ioredis (v5) client or cluster (`new Redis`, `new Cluster`) the store uses. */
 export interface IoRedisClientLike {
   evalsha(sha1: string, numKeys: number, ...keysAndArgs: string[]): Promise<unknown>;
   eval(script: string, numKeys: number, ...keysAndArgs: string[]): Promise<unknown>;
 }
 
-/** A connected `redis` or `ioredis` client. */
+/** A connected `redis` or `ioredis` client, for one Redis or a Redis Cluster. */
 export type RedisClientLike = NodeRedisClientLike | IoRedisClientLike;
 
 /** Runs a Lua script by its SHA1, sending the source only when Redis does not know it yet. */
@@ -19,7 +19,9 @@ export type RunScript = (source: string, keys: string[], args: string[]) => Prom
 /**
  * Adapts either client to one `RunScript`. EVALSHA keeps each call to one small round trip;
  * on NOSCRIPT (first use, or after a Redis restart or SCRIPT FLUSH) EVAL runs the script and
- * caches it on the server for the next EVALSHA.
+ * caches it on the server for the next EVALSHA. Both clients' cluster flavours route the call
+ * by its first key (node-redis reads `keys`, ioredis the keys after `numKeys`), and a cluster
+ * node that lacks the script answers NOSCRIPT in turn, so the same calls serve a Redis Cluster.
  *
  * @example
  * ```ts
@@ -56,10 +58,23 @@ function withFallback(evalSha: Call, evalSource: Call): RunScript {
     try {
       return await evalSha(sha, keys, args);
     } catch (error) {
-      if (!String((error as Error | undefined)?.message).includes('NOSCRIPT')) throw error;
-      return evalSource(source, keys, args);
+      if (!String((error as Error | undefined)?.message).includes('NOSCRIPT')) throw explain(error);
+      return evalSource(source, keys, args).catch((again: unknown) => Promise.reject(explain(again)));
     }
   };
+}
+
+/**
+ * node-redis rejects every command of a client that was never connected, or was closed, with
+ * a bare "The client is closed": name the fix, since the 503 it causes lasts until then.
+ */
+function explain(error: unknown): unknown {
+  if ((error as Error | undefined)?.message !== 'The client is closed') return error;
+  return new Error(
+    'redisDedupStore: the node-redis client is not connected ("The client is closed"). Connect it before the ' +
+      'receiver handles deliveries, and keep it open: `const redis = await createClient({ url }).connect()`.',
+    { cause: error },
+  );
 }
 
 const hashes = new Map<string, Promise<string>>();

@@ -89,22 +89,23 @@ describeWithRedis('two receiver processes sharing one Redis', () => {
     expect(await runsOf(id)).toBe(2); // the killed run, then the retry
   });
 
-  it('keeps the response of the process that took over when the slow one whose lease ran out completes later', async () => {
+  it('keeps a delivery with the process whose handler outlives its 300 ms lease: the other answers 409, then its answer', async () => {
     const slow = await start({ name: 'slow', adapter: 'express', client: 'ioredis', leaseMs: 300, behaviour: 'slow' });
     extra.push(slow);
     const id = randomUUID();
-    const payload = article('contended');
-    const late = deliver(slow.webhookUrl, { token, payload, deliveryId: id, maxAttempts: 1 });
+    const payload = article('renewed');
+    const first = deliver(slow.webhookUrl, { token, payload, deliveryId: id, maxAttempts: 1 });
     await slow.waitFor(new RegExp(`^handling ${id}$`));
-    // Retries every 0.4 s, then 1 s: the 300 ms lease runs out while the slow handler (1.5 s) still works.
-    const takeover = await deliver(b.webhookUrl, { token, payload, deliveryId: id, timeScale: 0.2 });
-    expect(takeover.publishedUrl).toBe('https://blog.example.com/contended?by=b');
-    expect((await late).publishedUrl).toBe('https://blog.example.com/contended?by=slow');
-    const again = await deliver(a.webhookUrl, { token, payload, deliveryId: id });
-    expect(again.attempts[0]!.body).toEqual({
+    // Retries after 0.4, 1 and 2 s: the 300 ms lease would have lapsed long before the 1.5 s
+    // handler ends, had the slow process not renewed it.
+    const copy = await deliver(b.webhookUrl, { token, payload, deliveryId: id, timeScale: 0.2 });
+    expect(copy.attempts[0]!.status).toBe(409);
+    expect(copy.attempts.at(-1)!.body).toEqual({
       ok: true,
-      published_url: 'https://blog.example.com/contended?by=b',
+      published_url: 'https://blog.example.com/renewed?by=slow',
       duplicate: true,
     });
+    expect((await first).publishedUrl).toBe('https://blog.example.com/renewed?by=slow');
+    expect(await runsOf(id)).toBe(1);
   });
 });

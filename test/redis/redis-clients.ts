@@ -54,3 +54,22 @@ export const clientNames = ['redis', 'ioredis'] as const;
 
 /** A key prefix no other test or run shares, so test files can run in parallel on one Redis. */
 export const freshPrefix = () => `wcr-test:${randomUUID()}:`;
+
+/**
+ * Wraps a client so every EVAL/EVALSHA it sends is counted: one script call is one round trip.
+ * A Proxy, so the real client (single node or cluster) does the work.
+ */
+export function countingScripts<C extends object>(client: C): { client: C; calls: string[] } {
+  const calls: string[] = [];
+  const counted = new Proxy(client, {
+    get(target, property, receiver) {
+      const value = Reflect.get(target, property, receiver);
+      if (typeof value !== 'function') return value;
+      return (...args: unknown[]) => {
+        if (/^eval/i.test(String(property))) calls.push(String(property));
+        return value.apply(target, args);
+      };
+    },
+  });
+  return { client: counted, calls };
+}

@@ -5,12 +5,19 @@ import { UsageError } from './usage-error.js';
 const EVENTS = ['article.sync', 'article.trash', 'test'] as const;
 type EventName = (typeof EVENTS)[number];
 
-/** The token from --token or WEBHOOK_TOKEN. */
-export function tokenFrom(flag: string | undefined, env: Record<string, string | undefined>): string {
-  const token = flag ?? env.WEBHOOK_TOKEN;
+/** The token from the variable --token-env names, or WEBHOOK_TOKEN. */
+export function tokenFrom(envName: string | undefined, env: Record<string, string | undefined>): string {
+  const name = envName ?? 'WEBHOOK_TOKEN';
+  if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name))
+    throw new UsageError(
+      `--token-env takes the name of an environment variable, such as WEBHOOK_TOKEN, not "${name.slice(0, 40)}".`,
+    );
+  const token = env[name];
   if (!token) {
     throw new UsageError(
-      'missing token: set WEBHOOK_TOKEN (or pass --token TOKEN) to the token shown once in Profile Settings → CMS Integration.',
+      envName === undefined
+        ? 'missing token: set WEBHOOK_TOKEN (or name another variable with --token-env NAME) to the token shown once in Profile Settings → CMS Integration.'
+        : `missing token: the environment variable ${name} (from --token-env) is not set or empty.`,
     );
   }
   return token;

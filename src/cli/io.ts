@@ -19,17 +19,42 @@ export function redacting(io: Io, secret: string | undefined): Io {
 }
 
 type Options = NonNullable<ParseArgsConfig['options']>;
-type StrictConfig<T extends Options> = { args: string[]; options: T; strict: true; allowPositionals: false };
+type StrictConfig<T extends Options> = { args: string[]; options: T; strict: true; allowPositionals: boolean };
 /** The flags parseArgs found, typed from the option definitions. */
 export type Flags<T extends Options> = ReturnType<typeof parseArgs<StrictConfig<T>>>['values'];
 
 /** node:util parseArgs, strict, with its errors turned into usage errors. */
 export function parseFlags<T extends Options>(args: string[], options: T): Flags<T> {
+  return parseCommandLine(args, options, false).flags;
+}
+
+/** The same, also returning the arguments that are not flags (such as probe's URL). */
+export function parseCommandLine<T extends Options>(
+  args: string[],
+  options: T,
+  allowPositionals = true,
+): { flags: Flags<T>; positionals: string[] } {
+  rejectTokenFlag(args);
   try {
-    return parseArgs<StrictConfig<T>>({ args, options, strict: true, allowPositionals: false }).values;
+    const { values, positionals } = parseArgs<StrictConfig<T>>({ args, options, strict: true, allowPositionals });
+    return { flags: values, positionals };
   } catch (error) {
     throw new UsageError((error as Error).message);
   }
+}
+
+/** A token on the command line shows in `ps` and in shell history: it is refused, with the way to pass it instead. */
+function rejectTokenFlag(args: string[]): void {
+  if (args.some((arg) => arg === '--token' || arg.startsWith('--token=')))
+    throw new UsageError(
+      '--token is not accepted: a token on the command line shows in the process list and in shell history. ' +
+        'Put it in the environment instead: WEBHOOK_TOKEN, or any variable named with --token-env NAME.',
+    );
+}
+
+/** Writes one JSON document on its own line, for `--json`. */
+export function writeJson(io: Io, value: unknown): void {
+  io.stdout(`${JSON.stringify(value)}\n`);
 }
 
 /** A whole number from `min` on, for flags like --repeat and --stale. */

@@ -1,4 +1,4 @@
-import { run } from './run.js';
+import { run, tokenIn } from './run.js';
 import { EXIT } from './usage-error.js';
 
 // The bin entry: real process streams and environment; exitCode rather than exit() so output is flushed.
@@ -11,7 +11,7 @@ run(process.argv.slice(2), {
     process.exitCode = code;
   },
   (error: unknown) => {
-    const secret = process.env.WEBHOOK_TOKEN;
+    const secret = tokenIn(process.argv.slice(2), process.env);
     const message = String((error as Error)?.stack ?? error);
     process.stderr.write(
       `webhook-cms-receiver: unexpected error, please report it: ${secret ? message.split(secret).join('***') : message}\n`,

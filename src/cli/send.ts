@@ -1,12 +1,12 @@
 import { deliver, type DeliveryAttempt, type DeliveryResult } from '../testing/deliver.js';
 import { SEND_HELP } from './help.js';
 import { sendPayload, tokenFrom, urlFrom } from './inputs.js';
-import { parseFlags, redacting, wholeNumber, type Flags, type Io } from './io.js';
+import { parseFlags, redacting, wholeNumber, writeJson, type Flags, type Io } from './io.js';
 import { EXIT } from './usage-error.js';
 
 const OPTIONS = {
   url: { type: 'string' },
-  token: { type: 'string' },
+  'token-env': { type: 'string' },
   event: { type: 'string' },
   file: { type: 'string' },
   'delivery-id': { type: 'string' },
@@ -15,6 +15,7 @@ const OPTIONS = {
   stale: { type: 'string' },
   'wrong-token': { type: 'boolean' },
   'no-retry': { type: 'boolean' },
+  json: { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 
@@ -27,17 +28,18 @@ export async function sendCommand(args: string[], io: Io): Promise<number> {
     io.stdout(SEND_HELP);
     return EXIT.delivered;
   }
-  const token = tokenFrom(flags.token, io.env);
+  const token = tokenFrom(flags['token-env'], io.env);
   const out = redacting(io, token);
   const url = urlFrom(flags.url);
   const { payload, event } = sendPayload(flags.event, flags.file);
   const repeat = wholeNumber(flags.repeat, '--repeat', 1) ?? 1;
   const staleBy = wholeNumber(flags.stale, '--stale', 0);
   const deliveryId = flags['delivery-id'] ?? globalThis.crypto.randomUUID();
-  out.stdout(`POST ${url}\n  event ${event}, delivery ${deliveryId}, Authorization: Bearer ***\n`);
+  const json = flags.json === true;
+  if (!json) out.stdout(`POST ${url}\n  event ${event}, delivery ${deliveryId}, Authorization: Bearer ***\n`);
   let code: number = EXIT.delivered;
   for (let copy = 1; copy <= repeat; copy++) {
-    if (repeat > 1) out.stdout(`copy ${copy} of ${repeat}\n`);
+    if (repeat > 1 && !json) out.stdout(`copy ${copy} of ${repeat}\n`);
     const result = await deliver(url, {
       token,
       payload,
@@ -46,36 +48,46 @@ export async function sendCommand(args: string[], io: Io): Promise<number> {
       wrongToken: flags['wrong-token'],
       staleBy,
       maxAttempts: flags['no-retry'] ? 1 : undefined,
-      onAttempt: (attempt) => out.stdout(attemptLine(attempt)),
+      onAttempt: json ? undefined : (attempt) => out.stdout(attemptLine(attempt, url)),
     });
-    out.stdout(outcomeLine(result, flags));
+    if (json) writeJson(out, jsonLine(result, url, event, copy));
+    else out.stdout(outcomeLine(result, flags));
     if (result.outcome !== 'delivered') code = EXIT.failed;
   }
   return code;
 }
 
-function attemptLine(attempt: DeliveryAttempt): string {
+/** One delivery as a JSON line: the summary first, then every attempt. */
+function jsonLine(result: DeliveryResult, url: string, event: string, copy: number) {
+  const { outcome, deliveryId, summary, attempts } = result;
+  const hint = attempts.some((attempt) => attempt.status === 404) ? notFoundHint(url) : undefined;
+  return { url, event, deliveryId, copy, outcome, summary, ...(hint ? { hint } : {}), attempts };
+}
+
+const notFoundHint = (url: string) => `is the path right? tried POST ${url}`;
+
+function attemptLine(attempt: DeliveryAttempt, url: string): string {
   const answer =
     attempt.status === null
       ? `no answer after ${attempt.elapsedMs} ms: ${attempt.error}`
-      : `${attempt.status} in ${attempt.elapsedMs} ms  ${shortBody(attempt.body)}`;
+      : `${attempt.status} in ${attempt.elapsedMs} ms  ${shortBody(attempt.body)}${attempt.status === 404 ? `: ${notFoundHint(url)}` : ''}`;
   const next = attempt.retryInMs === null ? '' : `  (retrying in ${attempt.retryInMs / 1000} s)`;
   return `  attempt ${attempt.number}: ${answer}${next}\n`;
 }
 
+/** The answer's body in a line: JSON as it came, an HTML page (a framework's 404) only named. */
 function shortBody(body: unknown): string {
   const text = typeof body === 'string' ? body : JSON.stringify(body);
+  if (typeof body === 'string' && /^\s*</.test(body)) return `(an HTML page, ${body.length} characters)`;
   return text.length > 300 ? `${text.slice(0, 300)}…` : text;
 }
 
 function outcomeLine(result: DeliveryResult, flags: SendFlags): string {
   const last = result.attempts[result.attempts.length - 1]!;
-  if (result.outcome === 'delivered') {
-    const duplicate =
-      (last.body as { duplicate?: unknown } | null)?.duplicate === true
-        ? ' (a duplicate: the endpoint had already handled this delivery id)'
-        : '';
-    const url = result.publishedUrl ? `, published_url ${result.publishedUrl}` : '';
+  const { summary } = result;
+  if (summary.ok) {
+    const duplicate = summary.duplicate ? ' (a duplicate: the endpoint had already handled this delivery id)' : '';
+    const url = summary.publishedUrl ? `, published_url ${summary.publishedUrl}` : '';
     return `delivered${url}${duplicate}\n`;
   }
   if (result.outcome === 'refused')
@@ -88,5 +100,5 @@ function refusalHint(status: number, flags: SendFlags): string {
   if (status === 403 && flags.tamper) return 'As expected: the body was tampered with.';
   if (status === 403 && flags.stale !== undefined) return 'As expected if the timestamp is 300 s old or more.';
   if (status === 401) return 'Check that the endpoint uses the same token (its WEBHOOK_TOKEN).';
-  return "Check the endpoint's clock (Request expired) and that it verifies the raw body bytes (Invalid signature).";
+  return "Check the endpoint's clock (Request expired) and that it verifies the raw body bytes (Invalid signature); webhook-cms-receiver diagnose explains a captured request.";
 }

@@ -1,16 +1,18 @@
+import { captureRecord } from '../testing/diagnose-capture.js';
 import { signature } from '../testing/sign-delivery.js';
 import { SIGN_HELP } from './help.js';
 import { eventFrom, readFile, samplePayload, tokenFrom, urlFrom } from './inputs.js';
-import { parseFlags, redacting, wholeNumber, type Io } from './io.js';
+import { parseFlags, redacting, wholeNumber, writeJson, type Io } from './io.js';
 import { EXIT, UsageError } from './usage-error.js';
 
 const OPTIONS = {
-  token: { type: 'string' },
+  'token-env': { type: 'string' },
   file: { type: 'string' },
   event: { type: 'string' },
   timestamp: { type: 'string' },
   'delivery-id': { type: 'string' },
   url: { type: 'string' },
+  json: { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 
@@ -23,7 +25,8 @@ export function signCommand(args: string[], io: Io): number {
     io.stdout(SIGN_HELP);
     return EXIT.delivered;
   }
-  const token = tokenFrom(flags.token, io.env);
+  const token = tokenFrom(flags['token-env'], io.env);
+  const variable = flags['token-env'] ?? 'WEBHOOK_TOKEN';
   const out = redacting(io, token);
   if ((flags.file === undefined) === (flags.event === undefined))
     throw new UsageError(
@@ -43,21 +46,27 @@ export function signCommand(args: string[], io: Io): number {
   if (eventName) headers.push(['X-Service-Event', eventName]);
   headers.push(['X-Service-Delivery-Id', flags['delivery-id'] ?? globalThis.crypto.randomUUID()]);
 
+  const data = event ? quote(new TextDecoder().decode(body)) : `@${quote(flags.file!)}`;
+  const lines = [
+    `curl -sS -X POST ${quote(url)}`,
+    `-H "Authorization: Bearer $${variable}"`,
+    ...headers.map(([name, value]) => `-H ${quote(`${name}: ${value}`)}`),
+    `--data-binary ${data}`,
+  ];
+  if (flags.json) {
+    // A capture line (diagnose --capture reads it) with the token masked, plus the curl command.
+    const all = { Authorization: 'Bearer ***', ...Object.fromEntries(headers) };
+    writeJson(out, { url, ...captureRecord({ headers: all, body }), curl: lines.join(' ') });
+    return EXIT.delivered;
+  }
   out.stdout(`Authorization: Bearer ***\n${headers.map(([name, value]) => `${name}: ${value}`).join('\n')}\n\n`);
   if (Math.abs(now - Number(timestamp)) >= TOLERANCE_SECONDS)
     out.stdout(
       `# This timestamp is ${TOLERANCE_SECONDS} s or more from now: the endpoint will answer 403 Request expired.\n`,
     );
   out.stdout(
-    `# Valid for ${TOLERANCE_SECONDS} s after the timestamp. The command reads the token from $WEBHOOK_TOKEN: export it first.\n`,
+    `# Valid for ${TOLERANCE_SECONDS} s after the timestamp. The command reads the token from $${variable}: export it first.\n`,
   );
-  const data = event ? quote(new TextDecoder().decode(body)) : `@${quote(flags.file!)}`;
-  const lines = [
-    `curl -sS -X POST ${quote(url)}`,
-    `-H "Authorization: Bearer $WEBHOOK_TOKEN"`,
-    ...headers.map(([name, value]) => `-H ${quote(`${name}: ${value}`)}`),
-    `--data-binary ${data}`,
-  ];
   out.stdout(`${lines.join(' \\\n  ')}\n`);
   return EXIT.delivered;
 }

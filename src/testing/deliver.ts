@@ -52,6 +52,27 @@ export interface DeliveryResult {
   attempts: DeliveryAttempt[];
   /** The `published_url` of the successful answer, as the service would store it. */
   publishedUrl?: string;
+  /** How it ended, in the four facts a test asserts on. */
+  summary: DeliverySummary;
+}
+
+/**
+ * The end of a delivery at a glance.
+ *
+ * @example
+ * ```ts
+ * expect((await deliver(url, options)).summary).toEqual({ ok: true, duplicate: false, status: 200, publishedUrl: null });
+ * ```
+ */
+export interface DeliverySummary {
+  /** True when the last attempt got a 2xx. */
+  ok: boolean;
+  /** True when the endpoint answered `"duplicate": true`: it had already handled this delivery id. */
+  duplicate: boolean;
+  /** The last attempt's HTTP status, or null when no answer came. */
+  status: number | null;
+  /** The `published_url` of a successful answer, or null. */
+  publishedUrl: string | null;
 }
 
 /** The service's delays before the 2nd, 3rd and 4th attempt, after the previous one. */
@@ -110,7 +131,7 @@ export async function deliver(url: string, options: DeliverOptions): Promise<Del
     };
     attempts.push(record);
     options.onAttempt?.(record);
-    if (outcome !== undefined) return withPublishedUrl({ outcome, deliveryId, attempts }, record.body);
+    if (outcome !== undefined) return result(outcome, deliveryId, attempts);
     await new Promise((resolve) => setTimeout(resolve, retryInMs!));
   }
 }
@@ -201,7 +222,7 @@ function parsedBody(text: string): unknown {
 }
 
 /** Names what went wrong and what to check, from fetch's error and its cause's code. */
-function describeFailure(error: unknown, url: string, timeoutMs: number): string {
+export function describeFailure(error: unknown, url: string, timeoutMs: number): string {
   const name = (error as Error | undefined)?.name;
   if (name === 'TimeoutError' || name === 'AbortError')
     return `no answer within ${timeoutMs} ms; the service counts that as a failure, so answer faster (do slow work after answering)`;
@@ -224,7 +245,11 @@ function outcomeOf(status: number | null, last: boolean): DeliveryResult['outcom
   return last ? 'gave-up' : undefined;
 }
 
-function withPublishedUrl(result: DeliveryResult, body: unknown): DeliveryResult {
-  const publishedUrl = (body as { published_url?: unknown } | null)?.published_url;
-  return result.outcome === 'delivered' && typeof publishedUrl === 'string' ? { ...result, publishedUrl } : result;
+function result(outcome: DeliveryResult['outcome'], deliveryId: string, attempts: DeliveryAttempt[]): DeliveryResult {
+  const last = attempts[attempts.length - 1]!;
+  const answer = last.body as { published_url?: unknown; duplicate?: unknown } | null;
+  const ok = outcome === 'delivered';
+  const publishedUrl = ok && typeof answer?.published_url === 'string' ? answer.published_url : null;
+  const summary = { ok, duplicate: ok && answer?.duplicate === true, status: last.status, publishedUrl };
+  return { outcome, deliveryId, attempts, ...(publishedUrl === null ? {} : { publishedUrl }), summary };
 }

@@ -1,5 +1,6 @@
 /**
- * Helpers for your own tests: sign deliveries exactly as the service does, build realistic payloads, and send them with its retry schedule.
+ * Helpers for your own tests and for finding out why a delivery fails: sign deliveries exactly as the service does,
+ * build realistic payloads, send them with its retry schedule, diagnose a refused request and probe a running endpoint.
  *
  * @example
  * ```ts
@@ -24,4 +25,19 @@ export {
   type DeliverOptions,
   type DeliveryAttempt,
   type DeliveryResult,
+  type DeliverySummary,
 } from './deliver.js';
+export { diagnoseDelivery, type DiagnoseOptions } from './diagnose.js';
+export type {
+  Diagnosis,
+  DiagnosisCheck,
+  DiagnosisCheckName,
+  DiagnosisVerdict,
+  DiagnosisCause,
+  DiagnosisCauseKind,
+} from './diagnose-result.js';
+export type { BodyTransformation } from './diagnose-transformations.js';
+export { parseCapture, captureLine, type CapturedDelivery } from './diagnose-capture.js';
+export { probeEndpoint, type ProbeOptions, type ProbeRow, type ProbeResult } from './probe.js';
+export type { ProbeFetch } from './probe-exchange.js';
+export { createInspector, DEFAULT_INSPECTOR_FILE, type InspectorOptions, type InspectorRecord } from './inspector.js';

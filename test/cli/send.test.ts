@@ -27,9 +27,12 @@ afterEach(async () => {
 });
 
 describe('webhook-cms-receiver send', () => {
-  it('delivers an article.sync, prints the attempt and the published_url, and exits 0', async () => {
+  it('delivers an article.sync with the token from --token-env, prints the attempt and the published_url, and exits 0', async () => {
     const url = await start();
-    const run = await runCli(['send', '--url', url, '--token', token, '--event', 'article.sync'], { secret: token });
+    const run = await runCli(['send', '--url', url, '--token-env', 'MY_WEBHOOK_SECRET', '--event', 'article.sync'], {
+      env: { MY_WEBHOOK_SECRET: token },
+      secret: token,
+    });
     expect(run.code).toBe(0);
     expect(run.stdout).toContain(`POST ${url}`);
     expect(run.stdout).toContain('Authorization: Bearer ***');
@@ -143,6 +146,55 @@ describe('webhook-cms-receiver send', () => {
     expect(run.code).toBe(1);
     expect(run.stdout).toContain(`nothing is listening at ${url}; is your server running?`);
     expect(run.stdout).toContain('gave up after 1 attempt(s)');
+  });
+
+  it('hints at the path for a 404 instead of printing the HTML page', async () => {
+    const url = await start();
+    const wrong = url.replace(/\/webhook$/, '/webhooks');
+    const run = await runCli(['send', '--url', wrong, '--event', 'test', '--no-retry'], {
+      env: { WEBHOOK_TOKEN: token },
+    });
+    expect(run.code).toBe(1);
+    expect(run.stdout).toMatch(
+      new RegExp(
+        `attempt 1: 404 in \\d+ ms {2}\\(an HTML page, \\d+ characters\\): is the path right\\? tried POST ${wrong}\n`,
+      ),
+    );
+    expect(run.stdout).not.toContain('<html');
+    const json = await runCli(['send', '--url', wrong, '--event', 'test', '--no-retry', '--json'], {
+      env: { WEBHOOK_TOKEN: token },
+    });
+    expect(JSON.parse(json.stdout)).toMatchObject({
+      hint: `is the path right? tried POST ${wrong}`,
+      outcome: 'gave-up',
+    });
+  });
+
+  it('prints one JSON line per delivery with --json, with the summary deliver() returns', async () => {
+    const url = await start();
+    const run = await runCli(['send', '--url', url, '--event', 'article.sync', '--repeat', '2', '--json'], {
+      env: { WEBHOOK_TOKEN: token },
+      secret: token,
+    });
+    expect(run.code).toBe(0);
+    const lines = run.stdout
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line));
+    const publishedUrl = 'https://blog.example.com/ten-seo-tips';
+    expect(lines.map((line) => line.summary)).toEqual([
+      { ok: true, duplicate: false, status: 200, publishedUrl },
+      { ok: true, duplicate: true, status: 200, publishedUrl },
+    ]);
+    expect(lines[0]).toMatchObject({
+      url,
+      event: 'article.sync',
+      copy: 1,
+      outcome: 'delivered',
+      attempts: [{ status: 200 }],
+    });
+    expect(lines[1].deliveryId).toBe(lines[0].deliveryId);
+    expect(runs).toEqual(['ten-seo-tips']);
   });
 
   it('prints its help with --help and exits 0', async () => {

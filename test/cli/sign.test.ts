@@ -25,7 +25,8 @@ describe('webhook-cms-receiver sign', () => {
     endpoint = await expressEndpoint(token, {
       'article.sync': ({ article }) => ({ publishedUrl: `https://blog.example.com/${article.slug}` }),
     });
-    const run = await runCli(['sign', '--event', 'article.sync', '--url', endpoint.webhookUrl, '--token', token], {
+    const run = await runCli(['sign', '--event', 'article.sync', '--url', endpoint.webhookUrl], {
+      env: { WEBHOOK_TOKEN: token },
       secret: token,
     });
     expect(run.code).toBe(0);

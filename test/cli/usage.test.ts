@@ -5,12 +5,23 @@ const token = 'cli-usage-token-77b1';
 const env = { WEBHOOK_TOKEN: token };
 
 describe('webhook-cms-receiver usage errors: exit 2 and a message naming the fix', () => {
-  it('names WEBHOOK_TOKEN and --token when no token is given', async () => {
+  it('names WEBHOOK_TOKEN and --token-env when no token is given', async () => {
     const run = await runCli(['send', '--url', 'http://127.0.0.1:3000/webhook', '--event', 'test']);
     expect(run.code).toBe(2);
-    expect(run.stderr).toContain('missing token: set WEBHOOK_TOKEN (or pass --token TOKEN)');
+    expect(run.stderr).toContain('missing token: set WEBHOOK_TOKEN (or name another variable with --token-env NAME)');
     expect(run.stderr).toContain('webhook-cms-receiver send --help');
     expect(run.stdout).toBe('');
+    const named = await runCli(['probe', 'http://127.0.0.1:3000/webhook', '--token-env', 'STAGING_TOKEN'], { env });
+    expect(named.stderr).toContain('the environment variable STAGING_TOKEN (from --token-env) is not set or empty');
+  });
+
+  it('refuses a token on the command line, on every command, without printing it', async () => {
+    for (const command of ['send', 'sign', 'probe', 'diagnose']) {
+      const run = await runCli([command, '--token', 'cli-argv-token-91d'], { secret: 'cli-argv-token-91d' });
+      expect([command, run.code]).toEqual([command, 2]);
+      expect(run.stderr).toContain('--token is not accepted: a token on the command line shows in the process list');
+      expect(run.stderr).toContain('--token-env NAME');
+    }
   });
 
   it('lists the known events for an unknown one', async () => {
@@ -43,7 +54,7 @@ describe('webhook-cms-receiver usage errors: exit 2 and a message naming the fix
     const command = await runCli(['deliver'], { env, secret: token });
     expect([command.code, command.stderr]).toEqual([
       2,
-      expect.stringContaining('unknown command "deliver": use send or sign.'),
+      expect.stringContaining('unknown command "deliver": use send, sign, probe, diagnose, inspect, or --version.'),
     ]);
   });
 
@@ -51,7 +62,9 @@ describe('webhook-cms-receiver usage errors: exit 2 and a message naming the fix
     const help = await runCli(['--help']);
     expect(help.code).toBe(0);
     expect(help.stdout).toContain('webhook-cms-receiver send --url URL --event EVENT');
-    expect(help.stdout).toContain('Exit codes: 0 delivered, 1 refused or gave up, 2 usage error.');
+    expect(help.stdout).toContain('webhook-cms-receiver probe URL [--writes]');
+    expect(help.stdout).toContain('webhook-cms-receiver diagnose (--capture FILE | --headers FILE --body FILE)');
+    expect(help.stdout).toContain('Exit codes: 0 delivered, accepted or every probe row passed;');
     const bare = await runCli([]);
     expect(bare.code).toBe(2);
     expect(bare.stderr).toContain('webhook-cms-receiver <command> --help');

@@ -169,6 +169,18 @@ describe('deliver()', () => {
     });
   });
 
+  it('sums up each ending: delivered, duplicate, refused and gave up', async () => {
+    endpoint = await startEndpoint({ token }, published);
+    const options = { token, payload: articleSyncPayload(), deliveryId: 'summary-1', timeScale: scale };
+    const publishedUrl = 'https://blog.example.com/ten-seo-tips';
+    expect((await deliver(endpoint.webhookUrl, options)).summary).toEqual({ ok: true, duplicate: false, status: 200, publishedUrl });
+    expect((await deliver(endpoint.webhookUrl, options)).summary).toEqual({ ok: true, duplicate: true, status: 200, publishedUrl });
+    const refused = await deliver(endpoint.webhookUrl, { ...options, deliveryId: undefined, tamper: true });
+    expect(refused.summary).toEqual({ ok: false, duplicate: false, status: 403, publishedUrl: null });
+    const gaveUp = await deliver(await deadUrl(), { ...options, maxAttempts: 1 });
+    expect(gaveUp.summary).toEqual({ ok: false, duplicate: false, status: null, publishedUrl: null });
+  });
+
   it('stops after maxAttempts', async () => {
     endpoint = await startEndpoint({ token }, { 'article.sync': failing });
     const result = await deliver(endpoint.webhookUrl, {

@@ -1,0 +1,86 @@
+import { decodeBase64, encodeBase64, utf8Bytes, utf8Text } from './diagnose-bytes.js';
+
+/** A request as a capture line holds it: what {@link diagnoseDelivery} takes, plus when it arrived. */
+export interface CapturedDelivery {
+  headers: Record<string, string | string[]>;
+  /** The raw body; absent when the capture holds none. */
+  body?: Uint8Array;
+  /** When the receiver got it, in milliseconds, if the capture says. */
+  receivedAt?: number;
+  /** True when the capture kept only the start of the body: then the signature cannot be checked. */
+  bodyTruncated?: boolean;
+}
+
+/**
+ * Reads one JSON line as the inspector and the CLI's `--json` write it:
+ * `{ "headers": {…}, "body": "<UTF-8 text>" }` or `{ "headers": {…}, "bodyBase64": "…" }`,
+ * optionally with `receivedAt` (milliseconds or an ISO date) and `bodyTruncated`. Throws a
+ * TypeError naming what is wrong.
+ *
+ * @example
+ * ```ts
+ * const { headers, body, receivedAt } = parseCapture(lastLine);
+ * const diagnosis = await diagnoseDelivery({ headers, body, token, now: receivedAt });
+ * ```
+ */
+export function parseCapture(line: string): CapturedDelivery {
+  let json: unknown;
+  try {
+    json = JSON.parse(line);
+  } catch (error) {
+    throw new TypeError(`the capture is not a JSON line (${(error as Error).message})`);
+  }
+  const record = json as Record<string, unknown> | null;
+  if (typeof record !== 'object' || record === null || typeof record.headers !== 'object' || record.headers === null)
+    throw new TypeError('the capture needs a "headers" object, and "body" (UTF-8 text) or "bodyBase64"');
+  const headers: Record<string, string | string[]> = {};
+  for (const [name, value] of Object.entries(record.headers)) {
+    if (typeof value === 'string' || (Array.isArray(value) && value.every((v) => typeof v === 'string')))
+      headers[name] = value as string | string[];
+  }
+  const body = bodyOf(record);
+  const receivedAt = timeOf(record.receivedAt);
+  return {
+    headers,
+    ...(body ? { body } : {}),
+    ...(receivedAt === undefined ? {} : { receivedAt }),
+    ...(record.bodyTruncated === true ? { bodyTruncated: true } : {}),
+  };
+}
+
+/** Milliseconds, or an ISO 8601 date (the inspector writes one). */
+function timeOf(value: unknown): number | undefined {
+  if (typeof value === 'number' && Number.isFinite(value)) return value;
+  const parsed = typeof value === 'string' ? Date.parse(value) : Number.NaN;
+  return Number.isNaN(parsed) ? undefined : parsed;
+}
+
+function bodyOf(record: Record<string, unknown>): Uint8Array | undefined {
+  if (typeof record.bodyBase64 === 'string') {
+    const bytes = decodeBase64(record.bodyBase64);
+    if (!bytes) throw new TypeError('the capture\'s "bodyBase64" is not base64');
+    return bytes;
+  }
+  return typeof record.body === 'string' ? utf8Bytes(record.body) : undefined;
+}
+
+/**
+ * Writes a request as a capture line: the body as text when it is valid UTF-8 (so the line
+ * reads well), else as base64, so every byte survives.
+ *
+ * @example
+ * ```ts
+ * appendFileSync('captures.jsonl', `${captureLine({ headers, body })}\n`);
+ * ```
+ */
+export function captureLine(delivery: CapturedDelivery): string {
+  return JSON.stringify(captureRecord(delivery));
+}
+
+/** The object {@link captureLine} writes, for callers that add fields of their own. */
+export function captureRecord(delivery: CapturedDelivery): Record<string, unknown> {
+  const { headers, body, receivedAt } = delivery;
+  const text = body === undefined ? undefined : utf8Text(body);
+  const encoded = body === undefined ? {} : text === undefined ? { bodyBase64: encodeBase64(body) } : { body: text };
+  return { ...(receivedAt === undefined ? {} : { receivedAt }), headers, ...encoded };
+}

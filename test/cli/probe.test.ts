@@ -1,0 +1,57 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { nodeTarget, type ProbeTarget, sloppyTarget } from '../testing/probe-endpoints.js';
+import { expressEndpoint } from './endpoint.js';
+import { runCli } from './run-cli.js';
+
+const token = 'cli-probe-token-0b7e';
+const env = { WEBHOOK_TOKEN: token };
+let endpoint: ProbeTarget | undefined;
+afterEach(async () => {
+  await endpoint?.close();
+  endpoint = undefined;
+});
+
+describe('webhook-cms-receiver probe', () => {
+  it('prints a table for a correct endpoint and exits 0; a warning does not fail it', async () => {
+    endpoint = await expressEndpoint(token, {});
+    const run = await runCli(['probe', endpoint.webhookUrl], { env, secret: token });
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain(
+      `Probing ${endpoint.webhookUrl} against contract v2 (read-only: only test events and refusals)`,
+    );
+    expect(run.stdout).toMatch(/\n {2}result check {17}reason\n/);
+    expect(run.stdout).toMatch(/\n {2}pass {3}test event {12}200 \{"ok":true\} in \d+ ms\n/);
+    expect(run.stdout).toMatch(/\n {2}warn {3}GET {19}404 /);
+    expect(run.stdout).toMatch(/\nok: 9 pass, 1 warn, 0 fail\n$/);
+  });
+
+  it('names the failed row and exits 1 for an endpoint that accepts any signature', async () => {
+    endpoint = await sloppyTarget(token, { signature: true });
+    const run = await runCli(['probe', endpoint.webhookUrl], { env, secret: token });
+    expect(run.code).toBe(1);
+    expect(run.stdout).toMatch(
+      /\n {2}FAIL {3}bad signature {9}200 \{"ok":true\} in \d+ ms: accepted a signature made over other bytes/,
+    );
+    expect(run.stdout).toContain('failed: 8 pass, 1 warn, 1 fail (bad signature)');
+  });
+
+  it('adds the writes with --writes, and prints one JSON document with --json', async () => {
+    endpoint = await nodeTarget({ token }, {});
+    const run = await runCli(['probe', endpoint.webhookUrl, '--writes', '--json', '--token-env', 'PROBE_TOKEN'], {
+      env: { PROBE_TOKEN: token },
+      secret: token,
+    });
+    expect(run.code).toBe(0);
+    const result = JSON.parse(run.stdout) as { ok: boolean; writes: boolean; rows: { name: string; result: string }[] };
+    expect(result).toMatchObject({ ok: true, writes: true, url: endpoint.webhookUrl });
+    expect(result.rows.map((row) => row.name)).toContain('concurrent copies');
+    expect(result.rows.every((row) => row.result === 'pass')).toBe(true);
+  });
+
+  it('needs exactly one URL', async () => {
+    const none = await runCli(['probe'], { env, secret: token });
+    expect([none.code, none.stderr]).toEqual([2, expect.stringContaining('missing URL: webhook-cms-receiver probe')]);
+    const help = await runCli(['probe', '--help']);
+    expect([help.code, help.stdout]).toEqual([0, expect.stringContaining('Usage: webhook-cms-receiver probe URL')]);
+  });
+});

@@ -1,0 +1,73 @@
+import {
+  articleSyncPayload,
+  articleTrashPayload,
+  type SignedDelivery,
+  signDelivery,
+  testPayload,
+} from '../../testing/index.js';
+import type { StoredRecord } from './records.js';
+
+/** What the target answered to a replayed or sent delivery. */
+export interface TargetAnswer {
+  status: number;
+  body: unknown;
+  deliveryId: string;
+}
+
+/** Options of {@link replay}. */
+export interface ReplayOptions {
+  target: string;
+  token: string;
+  /** Keep the recorded delivery id (a redelivery) or make a new one (a new delivery). */
+  newDeliveryId: boolean;
+}
+
+/**
+ * Sends a recorded delivery again, re-signed with a fresh timestamp and the token from the
+ * environment: the body is the recorded bytes, so a delivery refused for its signature or its
+ * age is accepted now if only those were wrong.
+ */
+export async function replay(record: StoredRecord, options: ReplayOptions): Promise<TargetAnswer> {
+  if (record.bodyTruncated)
+    throw new Error('this delivery was recorded with a truncated body, so it cannot be replayed');
+  const body =
+    record.bodyBase64 !== undefined
+      ? Uint8Array.from(atob(record.bodyBase64), (c) => c.charCodeAt(0))
+      : (record.body ?? '');
+  const recordedId = record.event?.deliveryId ?? record.headers?.['x-service-delivery-id'];
+  const deliveryId = options.newDeliveryId || !recordedId ? globalThis.crypto.randomUUID() : recordedId;
+  const signed = signDelivery({ token: options.token, payload: body, deliveryId });
+  const eventName = record.event?.name ?? record.headers?.['x-service-event'];
+  if (eventName) signed.headers['X-Service-Event'] = eventName;
+  return post(options.target, signed, deliveryId);
+}
+
+const FACTORIES = { test: testPayload, 'article.sync': articleSyncPayload, 'article.trash': articleTrashPayload };
+
+/** The events the page can send from the payload factories. */
+export type SendableEvent = keyof typeof FACTORIES;
+
+/** Sends a new delivery made by the payload factories, signed as the service signs. */
+export async function sendNew(event: SendableEvent, options: { target: string; token: string }): Promise<TargetAnswer> {
+  const factory = FACTORIES[event];
+  if (!factory) throw new Error(`cannot send "${String(event)}": choose test, article.sync or article.trash`);
+  const deliveryId = globalThis.crypto.randomUUID();
+  return post(options.target, signDelivery({ token: options.token, payload: factory(), deliveryId }), deliveryId);
+}
+
+async function post(target: string, delivery: SignedDelivery, deliveryId: string): Promise<TargetAnswer> {
+  const response = await fetch(target, {
+    method: 'POST',
+    headers: delivery.headers,
+    body: delivery.body,
+    signal: AbortSignal.timeout(10_000),
+  });
+  const text = await response.text();
+  let body: unknown = text;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    // Not JSON: shown as text.
+  }
+  return { status: response.status, body, deliveryId };
+}

@@ -1,0 +1,158 @@
+import type { InspectedDelivery } from 'webhook-cms-receiver';
+import { loadBuiltin } from '../internal/builtin.js';
+import { diagnoseDelivery } from './diagnose.js';
+
+/** Options of {@link createInspector}. */
+export interface InspectorOptions {
+  /** The JSON-lines file. Default `.webhook-inspector/deliveries.jsonl` under the working directory. */
+  file?: string;
+  /** When the file grows past this, its older half is dropped. Default 5 MiB. */
+  maxFileBytes?: number;
+  /** Bodies longer than this are cut, and marked so. Default 64 KiB. */
+  maxBodyBytes?: number;
+  /**
+   * The receiver's token, to explain each refused delivery with `diagnoseDelivery` (which
+   * transformation of the body the signature covers, the clock offset, …). Used to test
+   * signatures only; never written to the file. Without it, refusals are recorded undiagnosed.
+   */
+  token?: string;
+}
+
+/** One line of the inspector's file. */
+export interface InspectorRecord {
+  id: string;
+  receivedAt: string;
+  durationMs: number;
+  method: string | undefined;
+  headers: Record<string, string>;
+  /** The body as UTF-8 text, or `bodyBase64` when it is not valid UTF-8. */
+  body?: string;
+  bodyBase64?: string;
+  bodyTruncated?: true;
+  status: number;
+  answer: unknown;
+  event?: InspectedDelivery['event'];
+  error?: InspectedDelivery['error'];
+  diagnosis?: unknown;
+}
+
+/** The slice of node:fs the inspector uses, declared so the package needs no Node types. */
+interface NodeFs {
+  mkdirSync(path: string, options: { recursive: true }): unknown;
+  appendFileSync(path: string, text: string): void;
+  statSync(path: string, options: { throwIfNoEntry: false }): { size: number } | undefined;
+  readFileSync(path: string, encoding: 'utf8'): string;
+  writeFileSync(path: string, text: string): void;
+}
+
+/** The default file, also in every starter's `.gitignore`. */
+export const DEFAULT_INSPECTOR_FILE = '.webhook-inspector/deliveries.jsonl';
+
+const strict = new TextDecoder('utf-8', { fatal: true });
+
+/**
+ * Records every delivery a receiver sees into a bounded JSON-lines file, for
+ * `npx webhook-cms-receiver inspect` to show: time, headers (`Authorization` redacted), the
+ * body (capped), the verdict with its internal reason, the diagnosis of a refusal, the
+ * handler's outcome and duration, and the answer. **Development only**: the file holds
+ * article bodies; leave it out of production receivers.
+ *
+ * @example
+ * ```ts
+ * import { createInspector } from 'webhook-cms-receiver/testing';
+ * const token = process.env.WEBHOOK_TOKEN!;
+ * const receiver = createReceiver({
+ *   token,
+ *   inspect: process.env.NODE_ENV === 'development' ? createInspector({ token }) : undefined,
+ * });
+ * ```
+ */
+export function createInspector(options: InspectorOptions = {}): (delivery: InspectedDelivery) => void {
+  if (options.token !== undefined && (typeof options.token !== 'string' || options.token === '')) {
+    throw new TypeError("createInspector: token must be the receiver's token (a non-empty string), or left out.");
+  }
+  const fs = loadBuiltin<NodeFs>('node:fs');
+  if (!fs) throw new Error('createInspector writes a file, so it needs node:fs (Node, Bun, Deno, or nodejs_compat).');
+  const file = options.file ?? DEFAULT_INSPECTOR_FILE;
+  const maxFileBytes = options.maxFileBytes ?? 5 * 1024 * 1024;
+  const maxBodyBytes = options.maxBodyBytes ?? 64 * 1024;
+  fs.mkdirSync(directoryOf(file), { recursive: true });
+  const write = (record: InspectorRecord): void => {
+    try {
+      fs.appendFileSync(file, `${JSON.stringify(record)}\n`);
+      if ((fs.statSync(file, { throwIfNoEntry: false })?.size ?? 0) > maxFileBytes) keepNewerHalf(fs, file);
+    } catch (error) {
+      console.error('webhook-cms-receiver: the inspector could not record a delivery:', error);
+    }
+  };
+  return (delivery) => {
+    const record = recordOf(delivery, maxBodyBytes);
+    const body = delivery.body;
+    const refused = delivery.answer.status >= 400 && delivery.answer.status < 500;
+    if (!refused || !options.token || body === undefined || record.bodyTruncated) return write(record);
+    // The diagnosis is asynchronous; the line is written once it is in, so it never blocks the answer.
+    void diagnosed(options.token, delivery, body).then((diagnosis) => write({ ...record, diagnosis }));
+  };
+}
+
+function recordOf(delivery: InspectedDelivery, maxBodyBytes: number): InspectorRecord {
+  const bytes = typeof delivery.body === 'string' ? new TextEncoder().encode(delivery.body) : delivery.body;
+  const record: InspectorRecord = {
+    id: globalThis.crypto.randomUUID(),
+    receivedAt: new Date(delivery.receivedAt).toISOString(),
+    durationMs: delivery.durationMs,
+    method: delivery.method,
+    headers: delivery.headers,
+    status: delivery.answer.status,
+    answer: delivery.answer.body,
+    ...(delivery.event ? { event: delivery.event } : {}),
+    ...(delivery.error ? { error: delivery.error } : {}),
+  };
+  if (bytes) {
+    const kept = bytes.byteLength > maxBodyBytes ? bytes.subarray(0, maxBodyBytes) : bytes;
+    if (kept !== bytes) record.bodyTruncated = true;
+    const text = decode(kept);
+    if (text === undefined) record.bodyBase64 = base64(kept);
+    else record.body = text;
+  }
+  return record;
+}
+
+async function diagnosed(token: string, delivery: InspectedDelivery, body: Uint8Array | string): Promise<unknown> {
+  // The record keeps Authorization redacted. Where the receiver matched the token, the
+  // diagnosis is given the token back so it can look further (signature, clock, body).
+  const tokenMatched = delivery.error?.code !== 'invalid_token';
+  const headers = { ...delivery.headers };
+  if (tokenMatched) headers.authorization = `Bearer ${token}`;
+  try {
+    const diagnosis = await diagnoseDelivery({ headers, body, token, now: delivery.receivedAt });
+    return JSON.parse(JSON.stringify(diagnosis).split(token).join('[redacted]'));
+  } catch (error) {
+    return { error: `the diagnosis failed: ${String(error)}` };
+  }
+}
+
+function decode(bytes: Uint8Array): string | undefined {
+  try {
+    return strict.decode(bytes);
+  } catch {
+    return undefined;
+  }
+}
+
+function base64(bytes: Uint8Array): string {
+  let binary = '';
+  for (let i = 0; i < bytes.length; i++) binary += String.fromCharCode(bytes[i]!);
+  return btoa(binary);
+}
+
+function directoryOf(file: string): string {
+  const slash = Math.max(file.lastIndexOf('/'), file.lastIndexOf('\\'));
+  return slash > 0 ? file.slice(0, slash) : '.';
+}
+
+/** Drops the older half of the lines: the file stays bounded and the newest deliveries stay. */
+function keepNewerHalf(fs: NodeFs, file: string): void {
+  const lines = fs.readFileSync(file, 'utf8').split('\n').filter(Boolean);
+  fs.writeFileSync(file, `${lines.slice(Math.floor(lines.length / 2)).join('\n')}\n`);
+}

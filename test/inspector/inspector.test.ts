@@ -1,0 +1,136 @@
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { mkdtemp } from 'node:fs/promises';
+import { createServer, get } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import express from 'express';
+import { type Browser, chromium } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createReceiver } from 'webhook-cms-receiver';
+import { webhookHandler } from 'webhook-cms-receiver/express';
+import { articleSyncPayload, createInspector, signDelivery } from 'webhook-cms-receiver/testing';
+import { type InspectorServer, startInspectorServer } from '../../src/cli/inspect/server.js';
+import { listen, type RunningServer } from '../helpers/listen.js';
+
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const HOW_TO_RUN = `skipped: no Chromium at ${CHROMIUM} (apt-get install chromium, or set CHROMIUM_PATH); .ci/run installs it`;
+const token = 'whk_inspector_secret_token_7f3a9c';
+const describeWithChromium = existsSync(CHROMIUM) ? describe : describe.skip;
+if (!existsSync(CHROMIUM)) console.warn(`Inspector browser test ${HOW_TO_RUN}`);
+
+describeWithChromium('the delivery inspector in a real browser', () => {
+  let dir: string;
+  let endpoint: RunningServer;
+  let inspector: InspectorServer;
+  let browser: Browser;
+  const handled: string[] = [];
+
+  beforeAll(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'wcr-inspector-'));
+    const file = join(dir, 'deliveries.jsonl');
+    const receiver = createReceiver({ token, inspect: createInspector({ file, token }) });
+    const app = express().post(
+      '/webhook',
+      webhookHandler(receiver, {
+        test: () => void handled.push('test'),
+        'article.sync': ({ article }) => void handled.push(article.slug),
+      }),
+    );
+    endpoint = await listen(createServer(app));
+    inspector = await startInspectorServer({
+      file,
+      target: `${endpoint.url}/webhook`,
+      token,
+      host: '127.0.0.1',
+      port: 0,
+    });
+    browser = await chromium.launch({
+      executablePath: CHROMIUM,
+      args: [
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--no-first-run',
+      ],
+    });
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    await inspector?.close();
+    await endpoint?.close();
+  });
+
+  const post = (delivery: { headers: Record<string, string>; body: string | Uint8Array<ArrayBuffer> }) =>
+    fetch(`${endpoint.url}/webhook`, { method: 'POST', headers: delivery.headers, body: delivery.body });
+
+  it('lists four deliveries with their verdicts, diagnoses re-serialization, replays and sends', async () => {
+    const good = signDelivery({ token, payload: articleSyncPayload({ article: { slug: 'good-one' } }) });
+    const tampered = signDelivery({ token, payload: articleSyncPayload({ article: { slug: 'tampered' } }) });
+    const wrongToken = signDelivery({ token: 'whk_some_other_configuration', payload: articleSyncPayload() });
+    const original = signDelivery({ token, payload: articleSyncPayload({ article: { slug: 'reserialized' } }) });
+    expect((await post(good)).status).toBe(200);
+    // Tampered: the body was changed after signing, so only a re-signed replay can pass.
+    const changed = String(tampered.body).replace('"Ten SEO tips', '"Eleven SEO tips');
+    expect((await post({ ...tampered, body: changed })).status).toBe(403);
+    expect((await post(wrongToken)).status).toBe(401);
+    const pretty = JSON.stringify(JSON.parse(String(original.body)), null, 2);
+    expect((await post({ ...original, body: pretty })).status).toBe(403);
+
+    const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+    const seen: string[] = [];
+    page.on('response', async (response) => seen.push(await response.text().catch(() => '')));
+    await page.goto(inspector.url);
+    await page.locator('#rows tr').nth(3).waitFor();
+    expect(await page.locator('#rows tr').count()).toBe(4);
+    const verdicts = await page
+      .locator('#rows tr')
+      .evaluateAll((rows: Element[]) => rows.map((row) => row.getAttribute('data-verdict')));
+    expect(verdicts.sort()).toEqual(['accepted', 'refused', 'refused', 'refused']);
+
+    const row = (delivery: { headers: Record<string, string> }) =>
+      page.locator('#rows tr', { hasText: delivery.headers['X-Service-Delivery-Id']! });
+    await row(original).getByRole('button').click();
+    await expect.poll(() => page.locator('#detail').innerText()).toMatch(/serializ/i);
+    mkdirSync(join(process.cwd(), '.scratch'), { recursive: true });
+    await page.screenshot({ path: join(process.cwd(), '.scratch', 'inspector.png') });
+    if (process.env.UPDATE_SCREENSHOTS) await page.screenshot({ path: join(process.cwd(), 'docs', 'inspector.png') });
+
+    // Replay the tampered one re-signed: the target accepts it now.
+    await row(tampered).getByRole('button').click();
+    await page.getByRole('button', { name: 'Replay re-signed (new delivery id)' }).click();
+    await expect.poll(() => page.locator('#result').innerText()).toMatch(/Target answered 200/);
+
+    // Send a test delivery from the page.
+    await page.getByLabel('New delivery').selectOption('test');
+    await page.getByRole('button', { name: 'Send' }).click();
+    await expect.poll(() => page.locator('#rows tr').count()).toBe(6);
+    expect(handled).toEqual(['good-one', 'tampered', 'test']);
+
+    // Keyboard: the filter and the row buttons are reachable and usable without a mouse.
+    await page.getByLabel('Verdict').selectOption('refused');
+    expect(await page.locator('#rows tr').count()).toBe(3);
+
+    const html = await page.content();
+    for (const text of [html, ...seen, readFileSync(join(dir, 'deliveries.jsonl'), 'utf8')]) {
+      expect(text).not.toContain(token);
+    }
+    await page.close();
+  });
+
+  it('refuses requests without the per-run secret or with another Host', async () => {
+    const { origin } = new URL(inspector.url);
+    expect((await fetch(`${origin}/`)).status).toBe(404);
+    expect((await fetch(`${origin}/s/wrong-secret/`)).status).toBe(404);
+    expect((await fetch(inspector.url)).status).toBe(200);
+    const rebound = await new Promise<number>((resolve, reject) => {
+      const { port, pathname } = new URL(inspector.url);
+      get({ host: '127.0.0.1', port, path: pathname, headers: { host: `evil.example:${port}` } }, (res) => {
+        res.resume();
+        resolve(res.statusCode ?? 0);
+      }).on('error', reject);
+    });
+    expect(rebound).toBe(404);
+  });
+});

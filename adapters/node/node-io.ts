@@ -85,7 +85,14 @@ function nodeHeaders(req: NodeRequest): NodeRequest['headers'] {
     const name = raw[i]!;
     if (name.length === 13 && name.toLowerCase() === 'authorization') copies++;
   }
-  return copies > 1 ? (req.headersDistinct ?? req.headers) : req.headers;
+  return copies > 1 ? (req.headersDistinct ?? distinctHeaders(raw)) : req.headers;
+}
+
+/** Every copy of every header, from rawHeaders: HTTP/2 compat requests have no headersDistinct. */
+function distinctHeaders(raw: readonly string[]): Record<string, string[]> {
+  const headers: Record<string, string[]> = {};
+  for (let i = 0; i < raw.length; i += 2) (headers[raw[i]!.toLowerCase()] ??= []).push(raw[i + 1]!);
+  return headers;
 }
 
 function nodeBody(req: NodeRequest, hints: ParserHints): RequestBody {

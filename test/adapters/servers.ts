@@ -10,6 +10,7 @@ import { webhookHandler as fetchHandler } from 'webhook-cms-receiver/fetch';
 import { webhookHandler as honoHandler } from 'webhook-cms-receiver/hono';
 import { fetchServer } from '../helpers/fetch-bridge.js';
 import { listen, running, type RunningServer } from '../helpers/listen.js';
+import { nodeFrameworkAdapters } from './node-servers.js';
 
 /** Starts one framework's server with the webhook route at `/webhook`. */
 export type StartAdapter = (receiver: Receiver, handlers: WebhookHandlers) => Promise<RunningServer>;
@@ -81,4 +82,5 @@ export const adapters: Record<string, StartAdapter> = {
   'Express 5': startExpress5,
   'Hono on @hono/node-server': startHono,
   'Fetch handler on node:http': startFetch,
+  ...nodeFrameworkAdapters,
 };

@@ -1,3 +1,4 @@
+import { httpUrl } from '../testing/http-url.js';
 import { readFileSync } from 'node:fs';
 import { articleSyncPayload, articleTrashPayload, testPayload } from '../testing/factories.js';
 import { UsageError } from './usage-error.js';
@@ -27,13 +28,8 @@ export function tokenFrom(envName: string | undefined, env: Record<string, strin
 export function urlFrom(flag: string | undefined): string {
   if (!flag)
     throw new UsageError("missing --url: give the endpoint's full address, e.g. --url http://127.0.0.1:3000/webhook");
-  let url: URL | undefined;
-  try {
-    url = new URL(flag);
-  } catch {
-    // reported below
-  }
-  if (url?.protocol !== 'http:' && url?.protocol !== 'https:') {
+  const url = httpUrl(flag);
+  if (!url) {
     throw new UsageError(
       `invalid --url "${flag}": give the full address with http:// or https://, e.g. http://127.0.0.1:3000/webhook`,
     );

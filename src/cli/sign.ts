@@ -1,3 +1,4 @@
+import { eventNameOf } from '../testing/sign-delivery.js';
 import { captureRecord } from '../testing/diagnose-capture.js';
 import { signature } from '../testing/sign-delivery.js';
 import { SIGN_HELP } from './help.js';
@@ -42,7 +43,7 @@ export function signCommand(args: string[], io: Io): number {
     ['X-Service-Timestamp', timestamp],
     ['X-Service-Signature', `sha256=${signature(token, timestamp, body)}`],
   ];
-  const eventName = event ?? eventIn(body);
+  const eventName = event ?? eventNameOf(body);
   if (eventName) headers.push(['X-Service-Event', eventName]);
   headers.push(['X-Service-Delivery-Id', flags['delivery-id'] ?? globalThis.crypto.randomUUID()]);
 
@@ -74,13 +75,4 @@ export function signCommand(args: string[], io: Io): number {
 /** Single-quotes for a POSIX shell: nothing inside is expanded. */
 function quote(text: string): string {
   return `'${text.replaceAll("'", `'\\''`)}'`;
-}
-
-function eventIn(body: Uint8Array): string | undefined {
-  try {
-    const event = (JSON.parse(new TextDecoder().decode(body)) as { event?: unknown } | null)?.event;
-    return typeof event === 'string' ? event : undefined;
-  } catch {
-    return undefined; // signing a non-JSON body is allowed: it lets you check the 400 Invalid payload answer
-  }
 }

@@ -1,3 +1,4 @@
+import { httpUrl } from './http-url.js';
 import { signDelivery } from './sign-delivery.js';
 
 /** Options of {@link deliver}. */
@@ -137,13 +138,8 @@ export async function deliver(url: string, options: DeliverOptions): Promise<Del
 }
 
 function checkedUrl(url: string): string {
-  let parsed: URL | undefined;
-  try {
-    parsed = new URL(url);
-  } catch {
-    // reported below
-  }
-  if (parsed?.protocol !== 'http:' && parsed?.protocol !== 'https:') {
+  const parsed = httpUrl(url);
+  if (!parsed) {
     throw new TypeError(
       `deliver: "${url}" is not an http(s) URL; pass the endpoint's full address, e.g. http://127.0.0.1:3000/webhook`,
     );

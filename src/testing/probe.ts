@@ -1,3 +1,4 @@
+import { httpUrl } from './http-url.js';
 import { ATTEMPT_TIMEOUT_MS } from './deliver.js';
 import { readOnlyRows } from './probe-checks.js';
 import { type Exchange, exchange, type ProbeFetch } from './probe-exchange.js';
@@ -99,13 +100,8 @@ export async function probeEndpoint(url: string, options: ProbeOptions): Promise
 }
 
 function checkedUrl(url: string): string {
-  let parsed: URL | undefined;
-  try {
-    parsed = new URL(url);
-  } catch {
-    // reported below
-  }
-  if (parsed?.protocol !== 'http:' && parsed?.protocol !== 'https:') {
+  const parsed = httpUrl(url);
+  if (!parsed) {
     throw new TypeError(
       `probeEndpoint: "${url}" is not an http(s) URL; pass the endpoint's full address, e.g. https://example.com/webhook`,
     );

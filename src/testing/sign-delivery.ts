@@ -49,7 +49,7 @@ export function signDelivery(options: SignDeliveryOptions): SignedDelivery {
     'X-Service-Timestamp': timestamp,
     'X-Service-Signature': `sha256=${signature(token, timestamp, body)}`,
   };
-  const event = eventName(payload);
+  const event = eventNameOf(payload);
   if (event !== undefined) headers['X-Service-Event'] = event;
   const deliveryId = options.deliveryId === undefined ? globalThis.crypto.randomUUID() : options.deliveryId;
   if (deliveryId !== null) headers['X-Service-Delivery-Id'] = deliveryId;
@@ -73,8 +73,19 @@ export function signature(token: string, timestamp: string, body: string | Uint8
   return encodeHex(hmacSha256(encoder.encode(token), message));
 }
 
-function eventName(payload: object | string | Uint8Array): string | undefined {
-  if (typeof payload === 'string' || payload instanceof Uint8Array) return undefined;
-  const event = (payload as { event?: unknown }).event;
+/**
+ * The envelope's `event` name, from an object or from raw JSON text or bytes; undefined when
+ * there is none (a body that is not JSON may be signed on purpose, to test the 400 answer).
+ */
+export function eventNameOf(payload: unknown): string | undefined {
+  let envelope = payload;
+  if (typeof payload === 'string' || payload instanceof Uint8Array) {
+    try {
+      envelope = JSON.parse(typeof payload === 'string' ? payload : new TextDecoder().decode(payload));
+    } catch {
+      return undefined;
+    }
+  }
+  const event = typeof envelope === 'object' && envelope !== null ? (envelope as { event?: unknown }).event : undefined;
   return typeof event === 'string' ? event : undefined;
 }

@@ -3,6 +3,7 @@
 // a runtime that is missing or fails makes the exit code non-zero.
 import { randomBytes } from 'node:crypto';
 import { delimiter, join } from 'node:path';
+import { durableObjectsInWorkerd } from './durable-objects.mjs';
 import { ensureRuntimesInstalled, linkPackageInto, rootDir, runtimesDir } from './install.mjs';
 import { runToEnd, startProcess } from './processes.mjs';
 import { bun, deno, judge, runtimes } from './runtimes.mjs';
@@ -14,13 +15,15 @@ for (const dir of [runtimesDir, exampleDir('bun'), exampleDir('deno'), exampleDi
   linkPackageInto(dir);
 // Imported only now: it loads webhook-cms-receiver/testing through the link made above.
 const { deliverScenario } = await import('./example-scenario.mjs');
-const { compatibilityDate, main: workerMain } = readWranglerConfig();
+const { compatibilityDate, main: workerMain, durableObjects } = readWranglerConfig();
 
 const rows = [];
 console.log('vectors through verify(), handle() and the Fetch adapter of the built package:');
 for (const entry of runtimes) rows.push(print(await attempt(entry.label, () => vectorsOn(entry))));
 console.log('examples, started and sent signed deliveries over HTTP:');
 for (const [label, start] of exampleStarters()) rows.push(print(await attempt(label, () => exampleOn(start))));
+console.log('the Durable Object dedup store of the built package, in workerd (test/cloudflare/durable-object.mjs):');
+rows.push(print(await attempt('durableObjectDedupStore (workerd)', durableObjectsInWorkerd)));
 
 const passed = rows.reduce((sum, row) => sum + row.passed, 0);
 const failed = rows.reduce((sum, row) => sum + row.failed, 0);
@@ -81,6 +84,7 @@ function exampleStarters() {
         const worker = await hostWorker('cloudflare-worker', workerMain, {
           compatibilityDate,
           bindings: { WEBHOOK_TOKEN: token },
+          durableObjects,
         });
         return { url: new URL('webhook', worker.url).href, stop: worker.stop, version: worker.workerd };
       },

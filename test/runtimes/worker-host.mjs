@@ -3,7 +3,8 @@
 import { dirname } from 'node:path';
 import { Miniflare } from 'miniflare';
 
-const [scriptPath, compatibilityDate, bindingsJson = '{}', flags = ''] = process.argv.slice(2);
+const [scriptPath, compatibilityDate, bindingsJson = '{}', flags = '', durableObjectsJson = '{}'] =
+  process.argv.slice(2);
 const mf = new Miniflare({
   modules: true,
   scriptPath,
@@ -12,6 +13,7 @@ const mf = new Miniflare({
   // Empty unless the matrix asks: the point is a Worker WITHOUT nodejs_compat.
   compatibilityFlags: flags ? flags.split(',') : [],
   bindings: JSON.parse(bindingsJson),
+  durableObjects: JSON.parse(durableObjectsJson),
   host: '127.0.0.1',
   port: 0,
 });

@@ -25,7 +25,31 @@ export function readWranglerConfig() {
   if (!date || !main) throw new Error(`${wranglerToml} needs main and compatibility_date`);
   if (/nodejs_compat|compatibility_flags/.test(settings))
     throw new Error(`${wranglerToml} sets compatibility flags; the example must run without nodejs_compat`);
-  return { compatibilityDate: date, main: join(rootDir, 'examples', 'cloudflare-worker', main) };
+  return {
+    compatibilityDate: date,
+    main: join(rootDir, 'examples', 'cloudflare-worker', main),
+    durableObjects: durableObjectsOf(settings),
+  };
+}
+
+/**
+ * The `[[durable_objects.bindings]]` of a wrangler.toml as miniflare's `durableObjects`
+ * option: binding name → class, on the SQLite backend when a migration lists the class in
+ * `new_sqlite_classes`.
+ */
+function durableObjectsOf(settings) {
+  const sqlite = [...settings.matchAll(/^new_sqlite_classes\s*=\s*\[([^\]]*)\]/gm)].flatMap(([, list]) =>
+    [...list.matchAll(/"([^"]+)"/g)].map(([, name]) => name),
+  );
+  const durableObjects = {};
+  for (const [, block] of settings.matchAll(/^\[\[durable_objects\.bindings\]\]\n((?:[a-z_]+\s*=.*\n?)+)/gm)) {
+    const name = block.match(/^name\s*=\s*"([^"]+)"/m)?.[1];
+    const className = block.match(/^class_name\s*=\s*"([^"]+)"/m)?.[1];
+    if (!name || !className)
+      throw new Error(`${wranglerToml}: a [[durable_objects.bindings]] needs name and class_name`);
+    durableObjects[name] = { className, useSQLite: sqlite.includes(className) };
+  }
+  return durableObjects;
 }
 
 /**
@@ -40,7 +64,11 @@ export function readWranglerConfig() {
  * await worker.stop();
  * ```
  */
-export async function hostWorker(name, entry, { compatibilityDate, bindings = {}, compatibilityFlags = [] }) {
+export async function hostWorker(
+  name,
+  entry,
+  { compatibilityDate, bindings = {}, compatibilityFlags = [], durableObjects = {} },
+) {
   const { build } = await import('esbuild');
   const outfile = join(runtimesDir, 'node_modules', '.cache', 'workers', name, 'worker.js');
   await build({
@@ -60,7 +88,14 @@ export async function hostWorker(name, entry, { compatibilityDate, bindings = {}
     );
   const host = await startProcess(
     node22,
-    ['worker-host.mjs', outfile, compatibilityDate, JSON.stringify(bindings), compatibilityFlags.join(',')],
+    [
+      'worker-host.mjs',
+      outfile,
+      compatibilityDate,
+      JSON.stringify(bindings),
+      compatibilityFlags.join(','),
+      JSON.stringify(durableObjects),
+    ],
     {
       cwd: runtimesDir,
       ready: /^(\{"url".*\})$/m,

@@ -1,15 +1,22 @@
 import { createReceiver } from 'webhook-cms-receiver';
+import { type DurableObjectNamespaceLike, durableObjectDedupStore } from 'webhook-cms-receiver/cloudflare';
 import { webhookHandler } from 'webhook-cms-receiver/fetch';
+
+// The Durable Object that remembers deliveries: wrangler.toml binds it as WEBHOOK_DEDUP, and the
+// runtime finds the class among this module's exports.
+export { WebhookDedupObject } from 'webhook-cms-receiver/cloudflare';
 
 /** The bindings this Worker reads; set the token with `npx wrangler secret put WEBHOOK_TOKEN`. */
 interface Env {
   WEBHOOK_TOKEN?: string;
+  /** `DurableObjectNamespace` in `wrangler types`' output. */
+  WEBHOOK_DEDUP?: DurableObjectNamespaceLike;
 }
 
 type Handler = (request: Request) => Promise<Response>;
 
 // Bindings arrive with each request, so the receiver is built on the first one and kept for
-// the isolate's life (its dedup memory lives as long as the isolate does).
+// the isolate's life. What it remembers lives in the Durable Objects, shared by every isolate.
 let cached: { token: string; handle: Handler } | undefined;
 
 function webhookFor(env: Env): Handler {
@@ -18,8 +25,20 @@ function webhookFor(env: Env): Handler {
     throw new Error(
       'WEBHOOK_TOKEN is not bound. Run `npx wrangler secret put WEBHOOK_TOKEN` (or put it in .dev.vars for `wrangler dev`).',
     );
+  if (!env.WEBHOOK_DEDUP)
+    throw new Error(
+      'WEBHOOK_DEDUP is not bound. Keep the [[durable_objects.bindings]] and [[migrations]] entries of this example in wrangler.toml.',
+    );
   if (cached?.token !== token) {
-    const handle = webhookHandler(createReceiver({ token }), {
+    const receiver = createReceiver({
+      token,
+      // Every isolate and every location deduplicates as one, through the Durable Objects.
+      dedup: durableObjectDedupStore(env.WEBHOOK_DEDUP),
+      // A sync retried after a newer sync or a trash is answered `stale` and not run: a
+      // trashed article never comes back.
+      ordering: true,
+    });
+    const handle = webhookHandler(receiver, {
       'article.sync': ({ article, profile }) => {
         console.log(`sync ${article.slug} (${article.status})`);
         // Tell the service where the article now lives; it shows this link in its dashboard.

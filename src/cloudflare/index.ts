@@ -1,0 +1,23 @@
+/**
+ * A dedup store for Cloudflare Workers on Durable Objects: every instance of a Worker
+ * deduplicates as one, with stale-delivery ordering (`createReceiver({ ordering: true })`).
+ * Export `WebhookDedupObject` from the Worker, bind it, and pass the binding to
+ * `durableObjectDedupStore`. Needs no `nodejs_compat`.
+ *
+ * @example
+ * ```ts
+ * import { durableObjectDedupStore } from 'webhook-cms-receiver/cloudflare';
+ * export { WebhookDedupObject } from 'webhook-cms-receiver/cloudflare';
+ * const receiver = createReceiver({ token: env.WEBHOOK_TOKEN, dedup: durableObjectDedupStore(env.DEDUP) });
+ * ```
+ * @module webhook-cms-receiver/cloudflare
+ */
+export { durableObjectDedupStore, type DurableObjectDedupStoreOptions } from './durable-object-store.js';
+export { WebhookDedupObject } from './dedup-object.js';
+export type {
+  DurableObjectNamespaceLike,
+  DurableObjectStubLike,
+  DurableObjectResponseLike,
+  DurableObjectStateLike,
+  DurableObjectStorageLike,
+} from './bindings.js';

@@ -15,6 +15,9 @@ export type PayloadOverrides<E extends Envelope> = Partial<Omit<E, 'article' | '
 };
 
 const nowSeconds = () => Math.floor(Date.now() / 1000);
+// A fresh id per call: with a fixed one, two tests sharing a receiver (or a Redis/Postgres
+// store, or `ordering: true`) would see each other's articles as the same article.
+const freshId = () => globalThis.crypto.randomUUID();
 
 /**
  * A profile like the service sends.
@@ -30,6 +33,7 @@ export function profileFixture(overrides: Partial<Profile> = {}): Profile {
 
 /**
  * A published article with Markdown, HTML, tags and some non-ASCII text, as `article.sync` carries it.
+ * Every call has a fresh random `id` unless `overrides.id` is given; the other defaults are fixed.
  *
  * @example
  * ```ts
@@ -38,7 +42,7 @@ export function profileFixture(overrides: Partial<Profile> = {}): Profile {
  */
 export function articleFixture(overrides: Partial<SyncArticle> = {}): SyncArticle {
   return {
-    id: 'a7d1e1b0-52c4-4a53-9c1e-0f6d3b8a9e21',
+    id: freshId(),
     title: 'Ten SEO tips for 2026 — référencement',
     slug: 'ten-seo-tips',
     status: 'published',
@@ -54,11 +58,14 @@ export function articleFixture(overrides: Partial<SyncArticle> = {}): SyncArticl
 }
 
 /**
- * An `article.sync` envelope with realistic defaults.
+ * An `article.sync` envelope with realistic defaults and a fresh article id per call (unless
+ * `article.id` is given). The delivery id is not part of the envelope: `signDelivery` and
+ * `deliver` make a fresh one per call unless given, so two tests never collide.
  *
  * @example
  * ```ts
  * const payload = articleSyncPayload({ article: { slug: 'hello', status: 'draft' } });
+ * const { headers, body } = signDelivery({ token, payload }); // fresh X-Service-Delivery-Id
  * ```
  */
 export function articleSyncPayload(overrides: PayloadOverrides<ArticleSyncEnvelope> = {}): ArticleSyncEnvelope {
@@ -73,16 +80,18 @@ export function articleSyncPayload(overrides: PayloadOverrides<ArticleSyncEnvelo
 }
 
 /**
- * An `article.trash` envelope: only the article's id and slug, as the service sends.
+ * An `article.trash` envelope: only the article's id and slug, as the service sends. The id is
+ * fresh per call unless given: to trash the article a sync delivered, pass its id.
  *
  * @example
  * ```ts
- * const payload = articleTrashPayload({ article: { slug: 'hello' } });
+ * const sync = articleSyncPayload({ article: { slug: 'hello' } });
+ * const trash = articleTrashPayload({ article: { id: sync.article.id, slug: 'hello' } });
  * ```
  */
 export function articleTrashPayload(overrides: PayloadOverrides<ArticleTrashEnvelope> = {}): ArticleTrashEnvelope {
   const { article, profile, ...rest } = overrides;
-  const { id, slug } = articleFixture();
+  const { id, slug } = articleFixture(article);
   const trashed: TrashArticle = { id, slug, ...article };
   return {
     event: 'article.trash',

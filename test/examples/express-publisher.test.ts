@@ -1,66 +1,73 @@
 import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it, onTestFinished } from 'vitest';
-import type { WebhookEvent } from 'webhook-cms-receiver';
-import { articleSyncPayload, articleTrashPayload, signDelivery, testPayload } from 'webhook-cms-receiver/testing';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  articleSyncPayload,
+  articleTrashPayload,
+  deliver,
+  signDelivery,
+  testPayload,
+} from 'webhook-cms-receiver/testing';
+import { type CopiedStarter, copyStarter } from '../helpers/copy-starter.js';
 import { send } from '../helpers/http-client.js';
-import { linkPackageInto } from '../helpers/link-package.js';
-import { runScript, spawnExample } from '../helpers/spawn-example.js';
+import { type RunningStarter, runStarter, startStarter } from '../helpers/starter-process.js';
+import { expectInstalledFromTarball } from './starter-checks.js';
 
-interface PublisherModule {
-  startPublisher(options: {
-    token: string;
-    contentDir: string;
-    port?: number;
-    publicBaseUrl?: string;
-    onError?: (error: unknown, event: WebhookEvent) => void;
-  }): Promise<{ url: string; close(): Promise<void> }>;
-}
-
+// Copied out of the repository, installed from the packed tarball, started with `npm start`.
 const TOKEN = 'publisher-example-token-5f2c9a';
-// Imported in-process: vitest resolves the example's `webhook-cms-receiver` imports to the sources.
-const modulePath = '../../examples/express-publisher/app.mjs';
-const { startPublisher } = (await import(/* @vite-ignore */ modulePath)) as PublisherModule;
-
+let starter: CopiedStarter;
+let server: RunningStarter;
+let outside = '';
 let contentDir = '';
-let endpoint = '';
-let base = '';
-const failures: unknown[] = [];
 
-beforeEach(async () => {
-  contentDir = await mkdtemp(join(tmpdir(), 'publisher-'));
-  const publisher = await startPublisher({
-    token: TOKEN,
-    contentDir,
-    port: 0,
-    onError: (error) => failures.push(error),
+beforeAll(async () => {
+  starter = await copyStarter('express-publisher');
+  outside = await mkdtemp(join(tmpdir(), 'publisher-'));
+  // A subfolder, so a slug that climbed out of it would land in `outside`, where the test looks.
+  contentDir = join(outside, 'content');
+  server = await startStarter(starter.dir, {
+    WEBHOOK_TOKEN: TOKEN,
+    PORT: '0',
+    HOST: '127.0.0.1',
+    CONTENT_DIR: contentDir,
   });
-  endpoint = `${publisher.url}/webhook`;
-  base = publisher.url;
-  failures.length = 0;
-  onTestFinished(() => publisher.close());
+}, 180_000);
+afterAll(async () => {
+  await server?.stop();
+  await starter?.remove();
+  await rm(outside, { recursive: true, force: true });
 });
-afterEach(() => rm(contentDir, { recursive: true, force: true }));
 
-const deliver = (payload: object) => send(endpoint, signDelivery({ token: TOKEN, payload }));
+const endpoint = () => server.url;
+const base = () => server.url.replace(/\/webhook$/, '');
+const post = (payload: object, token = TOKEN) => send(endpoint(), signDelivery({ token, payload }));
+const filesOf = async (slug: string) =>
+  (await readdir(contentDir).catch(() => [])).filter((file) => file.startsWith(`${slug}.`)).sort();
 
-describe('express-publisher example', () => {
-  it('writes <slug>.md with front matter from the article fields and <slug>.html, and returns its URL', async () => {
+describe('examples/express-publisher, copied out of the repository', () => {
+  it('depends on webhook-cms-receiver by version range and runs the packed tarball', async () => {
+    await expectInstalledFromTarball(starter);
+  });
+
+  it('`npm start` listens on HOST and the port from PORT', () => {
+    expect(server.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/webhook$/);
+    expect(server.url).not.toContain(':3000/');
+  });
+
+  it('writes <slug>.md with front matter and <slug>.html, and answers a published_url that serves the HTML', async () => {
     const payload = articleSyncPayload({
-      article: {
-        slug: 'ten-seo-tips',
-        title: 'Tips: "quoted"\nand a newline',
-        tags: ['seo', 'content'],
-        scheduled_at: null,
-      },
+      article: { slug: 'ten-seo-tips', title: 'Tips: "quoted"\nand a newline', scheduled_at: null },
     });
-    const answer = await deliver(payload);
-    expect(answer.status).toBe(200);
-    expect(answer.body).toEqual({ ok: true, published_url: `${base}/articles/ten-seo-tips` });
-    const markdown = await readFile(join(contentDir, 'ten-seo-tips.md'), 'utf8');
-    const article = payload.article;
-    expect(markdown).toBe(
+    const result = await deliver(endpoint(), { token: TOKEN, payload, maxAttempts: 1 });
+    expect(result.summary).toEqual({
+      ok: true,
+      duplicate: false,
+      status: 200,
+      publishedUrl: `${base()}/articles/ten-seo-tips`,
+    });
+    const { article } = payload;
+    expect(await readFile(join(contentDir, 'ten-seo-tips.md'), 'utf8')).toBe(
       [
         '---',
         'title: "Tips: \\"quoted\\"\\nand a newline"',
@@ -76,64 +83,53 @@ describe('express-publisher example', () => {
       ].join('\n'),
     );
     expect(await readFile(join(contentDir, 'ten-seo-tips.html'), 'utf8')).toBe(article.content_html);
-  });
-
-  it('serves the published HTML at the returned published_url', async () => {
-    const payload = articleSyncPayload({ article: { slug: 'served', content_html: '<p>Served</p>' } });
-    const { body } = await deliver(payload);
-    const page = await send((body as { published_url: string }).published_url, { method: 'GET' });
-    expect(page.status).toBe(200);
-    expect(page.body).toBe('<p>Served</p>');
-  });
-
-  it('deletes both files on article.trash, and a repeated trash is still acknowledged', async () => {
-    await deliver(articleSyncPayload({ article: { slug: 'short-lived' } }));
-    expect((await readdir(contentDir)).sort()).toEqual(['short-lived.html', 'short-lived.md']);
-    expect((await deliver(articleTrashPayload({ article: { slug: 'short-lived' } }))).status).toBe(200);
-    expect(await readdir(contentDir)).toEqual([]);
-    // A second, distinct trash delivery (another envelope timestamp, so not a replay).
-    const again = articleTrashPayload({
-      article: { slug: 'short-lived' },
-      timestamp: Math.floor(Date.now() / 1000) - 5,
+    expect(await send(`${base()}/articles/ten-seo-tips`, { method: 'GET' })).toMatchObject({
+      status: 200,
+      body: article.content_html,
     });
-    expect((await deliver(again)).body).toEqual({ ok: true });
+  });
+
+  it('answers a redelivery of the same id as a duplicate without writing again', async () => {
+    const payload = articleSyncPayload({ article: { slug: 'written-once' } });
+    const first = await deliver(endpoint(), { token: TOKEN, payload, maxAttempts: 1 });
+    await rm(join(contentDir, 'written-once.md'));
+    await rm(join(contentDir, 'written-once.html'));
+    const again = await deliver(endpoint(), { token: TOKEN, payload, deliveryId: first.deliveryId, maxAttempts: 1 });
+    expect(again.summary).toMatchObject({ ok: true, duplicate: true, publishedUrl: `${base()}/articles/written-once` });
+    expect(await filesOf('written-once')).toEqual([]);
+  });
+
+  it('deletes both files on article.trash, and a second trash delivery is still acknowledged', async () => {
+    const sync = articleSyncPayload({ article: { slug: 'short-lived' } });
+    await deliver(endpoint(), { token: TOKEN, payload: sync, maxAttempts: 1 });
+    expect(await filesOf('short-lived')).toEqual(['short-lived.html', 'short-lived.md']);
+    const trash = () => articleTrashPayload({ article: { id: sync.article.id, slug: 'short-lived' } });
+    expect((await post(trash())).body).toEqual({ ok: true });
+    expect(await filesOf('short-lived')).toEqual([]);
+    expect((await post(trash())).body).toEqual({ ok: true });
   });
 
   it.each(['../escape', 'UPPER', 'a/b', 'dot.md', ''])(
-    'refuses the unsafe slug %j with 500 so nothing is written outside the content folder',
+    'refuses the unsafe slug %j with 500, writes nothing anywhere and logs why',
     async (slug) => {
-      const answer = await deliver(articleSyncPayload({ article: { slug } }));
+      const before = [await readdir(outside), await readdir(contentDir)];
+      const answer = await post(articleSyncPayload({ article: { slug } }));
       expect(answer).toMatchObject({ status: 500, body: { error: 'Handler failed' } });
-      expect(await readdir(contentDir)).toEqual([]);
-      expect(String(failures[0])).toContain('only a-z, 0-9 and "-"');
+      expect([await readdir(outside), await readdir(contentDir)]).toEqual(before);
+      await server.waitFor(`Refusing slug ${JSON.stringify(slug)}: only a-z, 0-9 and "-"`);
     },
   );
 
-  it('acknowledges the dashboard Test Connection and refuses a wrong token', async () => {
-    expect((await deliver(testPayload())).body).toEqual({ ok: true });
-    const wrong = await send(endpoint, signDelivery({ token: 'not-it', payload: testPayload() }));
-    expect(wrong).toMatchObject({ status: 401, body: { error: 'Invalid token' } });
+  it('acknowledges the dashboard Test Connection, refuses a wrong token and never prints the token', async () => {
+    expect((await post(testPayload())).body).toEqual({ ok: true });
+    expect(await post(testPayload(), 'not-it')).toMatchObject({ status: 401, body: { error: 'Invalid token' } });
+    await server.waitFor('Test Connection received');
+    expect(server.output()).not.toContain(TOKEN);
   });
-});
 
-describe('express-publisher run as `node server.mjs` (built package, resolved by name)', () => {
-  it('exits 1 with a message naming WEBHOOK_TOKEN when it is missing', async () => {
-    const dir = await linkPackageInto('examples/express-publisher');
-    const { code, output } = await runScript(dir, 'server.mjs', { WEBHOOK_TOKEN: '' });
-    expect(code).toBe(1);
+  it('`npm start` without WEBHOOK_TOKEN fails with a message naming it', async () => {
+    const { code, output } = await runStarter(starter.dir, { WEBHOOK_TOKEN: '', PORT: '0' });
+    expect(code).not.toBe(0);
     expect(output).toContain('WEBHOOK_TOKEN is not set');
-  });
-
-  it('publishes into CONTENT_DIR on the port from PORT and never prints the token', async () => {
-    const dir = await linkPackageInto('examples/express-publisher');
-    const example = await spawnExample(dir, 'server.mjs', { WEBHOOK_TOKEN: TOKEN, PORT: '0', CONTENT_DIR: contentDir });
-    onTestFinished(() => example.stop());
-    const answer = await send(
-      example.url,
-      signDelivery({ token: TOKEN, payload: articleSyncPayload({ article: { slug: 'from-child' } }) }),
-    );
-    expect(answer.status).toBe(200);
-    expect((await readdir(contentDir)).sort()).toEqual(['from-child.html', 'from-child.md']);
-    expect(example.output()).not.toContain(TOKEN);
   });
 });

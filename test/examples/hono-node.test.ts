@@ -1,110 +1,107 @@
-import { describe, expect, it, onTestFinished } from 'vitest';
-import { articleSyncPayload, articleTrashPayload, signDelivery, testPayload } from 'webhook-cms-receiver/testing';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
+import {
+  articleSyncPayload,
+  articleTrashPayload,
+  deliver,
+  signDelivery,
+  testPayload,
+} from 'webhook-cms-receiver/testing';
+import { type CopiedStarter, copyStarter } from '../helpers/copy-starter.js';
 import { send } from '../helpers/http-client.js';
-import { linkPackageInto } from '../helpers/link-package.js';
-import { runScript, spawnExample } from '../helpers/spawn-example.js';
+import { runStarter, startStarter } from '../helpers/starter-process.js';
+import { expectInstalledFromTarball } from './starter-checks.js';
 
-interface HonoExampleModule {
-  startServer(options: {
-    token: string;
-    port?: number;
-    publicBaseUrl: string;
-    log?: (line: string) => void;
-  }): Promise<{ url: string; close(): Promise<void> }>;
-}
-
+// Copied out of the repository, installed from the packed tarball, started with `npm start`.
 const TOKEN = 'hono-example-token-8d41e7';
-// Imported in-process: vitest resolves the example's `webhook-cms-receiver` imports to the sources.
-const modulePath = '../../examples/hono-node/app.mjs';
-const { startServer } = (await import(/* @vite-ignore */ modulePath)) as HonoExampleModule;
+let starter: CopiedStarter;
 
-async function start(): Promise<{ endpoint: string; lines: string[] }> {
-  const lines: string[] = [];
-  const server = await startServer({
-    token: TOKEN,
-    port: 0,
-    publicBaseUrl: 'https://blog.example.com/',
-    log: (line) => lines.push(line),
-  });
-  onTestFinished(() => server.close());
-  return { endpoint: `${server.url}/webhook`, lines };
+beforeAll(async () => {
+  starter = await copyStarter('hono-node');
+}, 180_000);
+afterAll(() => starter?.remove());
+
+/** A fresh `npm start` per test: its log and its dedup memory are the test's alone. */
+async function start(env: Record<string, string> = {}) {
+  const server = await startStarter(starter.dir, { WEBHOOK_TOKEN: TOKEN, PORT: '0', HOST: '127.0.0.1', ...env });
+  onTestFinished(() => server.stop());
+  const lines = () =>
+    server
+      .output()
+      .split('\n')
+      .filter((line) => /^(sync|trash|test|skip) /.test(line));
+  // Handler logs can reach the pipe after the HTTP answer. Called once per server, last: its
+  // test event logs after everything before it, so once its line is there, all of them are.
+  const settled = async () => {
+    const answer = await send(server.url, signDelivery({ token: TOKEN, payload: testPayload() }));
+    expect(answer.body).toEqual({ ok: true });
+    await server.waitFor(/^test {2}Test Connection received$/m);
+    return lines();
+  };
+  return { endpoint: server.url, settled, output: server.output };
 }
 
-describe('hono-node example', () => {
-  it('logs sync, trash and test events and returns published_url for a sync', async () => {
-    const { endpoint, lines } = await start();
-    const sync = await send(
-      endpoint,
-      signDelivery({
-        token: TOKEN,
-        payload: articleSyncPayload({ article: { slug: 'hono-post', title: 'Hono' } }),
-        deliveryId: 'd-1',
-      }),
-    );
-    expect(sync.body).toEqual({ ok: true, published_url: 'https://blog.example.com/hono-post' });
-    expect(
-      (
-        await send(
-          endpoint,
-          signDelivery({
-            token: TOKEN,
-            payload: articleTrashPayload({ article: { slug: 'hono-post' } }),
-            deliveryId: 'd-2',
-          }),
-        )
-      ).body,
-    ).toEqual({ ok: true });
-    expect((await send(endpoint, signDelivery({ token: TOKEN, payload: testPayload() }))).body).toEqual({ ok: true });
-    expect(lines).toEqual([
+describe('examples/hono-node, copied out of the repository', () => {
+  it('depends on webhook-cms-receiver by version range and runs the packed tarball', async () => {
+    await expectInstalledFromTarball(starter);
+  });
+
+  it('logs sync, trash and test events and answers published_url from PUBLIC_BASE_URL', async () => {
+    const { endpoint, settled, output } = await start({ PUBLIC_BASE_URL: 'https://news.example.org/' });
+    expect(endpoint).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/webhook$/);
+    const sync = articleSyncPayload({ article: { slug: 'hono-post', title: 'Hono' } });
+    const synced = await deliver(endpoint, { token: TOKEN, payload: sync, deliveryId: 'd-1', maxAttempts: 1 });
+    expect(synced.summary).toEqual({
+      ok: true,
+      duplicate: false,
+      status: 200,
+      publishedUrl: 'https://news.example.org/hono-post',
+    });
+    const trash = articleTrashPayload({ article: { id: sync.article.id, slug: 'hono-post' } });
+    expect((await send(endpoint, signDelivery({ token: TOKEN, payload: trash, deliveryId: 'd-2' }))).body).toEqual({
+      ok: true,
+    });
+    expect(await settled()).toEqual([
       'sync  hono-post (published) "Hono" [d-1]',
       'trash hono-post [d-2]',
       'test  Test Connection received',
     ]);
+    expect(output()).not.toContain(TOKEN);
   });
 
-  it('logs nothing for a redelivery and answers it as a duplicate', async () => {
-    const { endpoint, lines } = await start();
+  it('answers a redelivery as a duplicate and logs nothing for it', async () => {
+    const { endpoint, settled } = await start();
     const payload = articleSyncPayload({ article: { slug: 'once' } });
-    const now = Math.floor(Date.now() / 1000);
-    await send(endpoint, signDelivery({ token: TOKEN, payload, deliveryId: 'd-once', timestamp: now - 3 }));
-    const again = await send(endpoint, signDelivery({ token: TOKEN, payload, deliveryId: 'd-once', timestamp: now }));
-    expect(again.body).toEqual({ ok: true, published_url: 'https://blog.example.com/once', duplicate: true });
-    expect(lines).toHaveLength(1);
-  });
-
-  it('refuses a stale delivery with 403 and logs nothing', async () => {
-    const { endpoint, lines } = await start();
-    const stale = signDelivery({
-      token: TOKEN,
-      payload: testPayload(),
-      timestamp: Math.floor(Date.now() / 1000) - 600,
+    const first = await deliver(endpoint, { token: TOKEN, payload, maxAttempts: 1 });
+    const again = await deliver(endpoint, { token: TOKEN, payload, deliveryId: first.deliveryId, maxAttempts: 1 });
+    expect(again.summary).toEqual({
+      ok: true,
+      duplicate: true,
+      status: 200,
+      publishedUrl: 'https://blog.example.com/once',
     });
-    expect(await send(endpoint, stale)).toMatchObject({ status: 403, body: { error: 'Request expired' } });
-    expect(lines).toEqual([]);
+    expect(await settled()).toEqual([
+      `sync  once (published) "${payload.article.title}" [${first.deliveryId}]`,
+      'test  Test Connection received',
+    ]);
   });
-});
 
-describe('hono-node run as `node server.mjs` (built package, resolved by name)', () => {
-  it('exits 1 with a message naming WEBHOOK_TOKEN when it is missing', async () => {
-    const dir = await linkPackageInto('examples/hono-node');
-    const { code, output } = await runScript(dir, 'server.mjs', { WEBHOOK_TOKEN: '' });
-    expect(code).toBe(1);
+  it('refuses a stale, a tampered and a wrongly signed delivery, and logs nothing', async () => {
+    const { endpoint, settled } = await start();
+    const payload = articleSyncPayload();
+    const stale = await deliver(endpoint, { token: TOKEN, payload, staleBy: 600, maxAttempts: 1 });
+    const tampered = await deliver(endpoint, { token: TOKEN, payload, tamper: true, maxAttempts: 1 });
+    const wrong = await deliver(endpoint, { token: TOKEN, payload, wrongToken: true, maxAttempts: 1 });
+    expect([stale, tampered, wrong].map((result) => [result.outcome, result.attempts[0]?.body])).toEqual([
+      ['refused', { error: 'Request expired' }],
+      ['refused', { error: 'Invalid signature' }],
+      ['refused', { error: 'Invalid token' }],
+    ]);
+    expect(await settled()).toEqual(['test  Test Connection received']);
+  });
+
+  it('`npm start` without WEBHOOK_TOKEN fails with a message naming it', async () => {
+    const { code, output } = await runStarter(starter.dir, { WEBHOOK_TOKEN: '', PORT: '0' });
+    expect(code).not.toBe(0);
     expect(output).toContain('WEBHOOK_TOKEN is not set');
-  });
-
-  it('answers a signed delivery with the published_url built from PUBLIC_BASE_URL', async () => {
-    const dir = await linkPackageInto('examples/hono-node');
-    const example = await spawnExample(dir, 'server.mjs', {
-      WEBHOOK_TOKEN: TOKEN,
-      PORT: '0',
-      PUBLIC_BASE_URL: 'https://news.example.org',
-    });
-    onTestFinished(() => example.stop());
-    const answer = await send(
-      example.url,
-      signDelivery({ token: TOKEN, payload: articleSyncPayload({ article: { slug: 'child' } }) }),
-    );
-    expect(answer.body).toEqual({ ok: true, published_url: 'https://news.example.org/child' });
-    expect(example.output()).not.toContain(TOKEN);
   });
 });

@@ -1,80 +1,104 @@
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { copyFile, mkdir, readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import ts from 'typescript';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import {
   articleSyncPayload,
   articleTrashPayload,
+  deliver,
   signDelivery,
   testPayload,
-  type SignedDelivery,
 } from 'webhook-cms-receiver/testing';
+import { type CopiedStarter, copyStarter } from '../helpers/copy-starter.js';
+import { send } from '../helpers/http-client.js';
+import { type RunningStarter, startStarter } from '../helpers/starter-process.js';
+import { expectInstalledFromTarball } from './starter-checks.js';
 
-// The example reads its token on the first request, so it is set before any POST.
+// Next.js is not installed here (nor is it a dependency of this repository), so `npm run dev`
+// cannot run. What can: the starter copied out of the repository with the packed package
+// installed beside it, its route module compiled as Next.js would and served by a node:http
+// stand-in for `next start` (fixtures/next-route-server.mjs), over real HTTP.
 const token = `whk_${randomUUID().replaceAll('-', '')}`;
-const previousToken = process.env.WEBHOOK_TOKEN;
-beforeAll(() => {
-  process.env.WEBHOOK_TOKEN = token;
-});
-afterAll(() => {
-  if (previousToken === undefined) delete process.env.WEBHOOK_TOKEN;
-  else process.env.WEBHOOK_TOKEN = previousToken;
+let starter: CopiedStarter;
+let standIn = '';
+let server: RunningStarter;
+
+beforeAll(async () => {
+  starter = await copyStarter('nextjs-route', { install: 'package-only' });
+  // Beside the copy, not in it: the starter stays as the user has it.
+  standIn = join(starter.dir, '..', 'next-stand-in');
+  await mkdir(standIn);
+  const source = await readFile(join(starter.dir, 'app/api/webhook/route.ts'), 'utf8');
+  const compiled = ts.transpileModule(source, {
+    compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022 },
+  });
+  await writeFile(join(standIn, 'route.mjs'), compiled.outputText);
+  await copyFile(new URL('./fixtures/next-route-server.mjs', import.meta.url), join(standIn, 'server.mjs'));
+  server = await serve({ WEBHOOK_TOKEN: token });
+}, 180_000);
+afterAll(async () => {
+  await server?.stop();
+  await starter?.remove();
 });
 
-const route = await import('../../examples/nextjs-route/app/api/webhook/route.js');
-
-/** Calls the exported POST the way Next.js does: with a real Fetch Request. */
-async function post(delivery: SignedDelivery): Promise<{ status: number; body: unknown }> {
-  // Copied into a fresh Uint8Array only because TS 5.9's BodyInit rejects Uint8Array<ArrayBufferLike>.
-  const body = typeof delivery.body === 'string' ? delivery.body : new Uint8Array(delivery.body);
-  const request = new Request('http://127.0.0.1:3000/api/webhook', { method: 'POST', headers: delivery.headers, body });
-  const response = await route.POST(request);
-  return { status: response.status, body: await response.json() };
+function serve(env: Record<string, string>): Promise<RunningStarter> {
+  return startStarter(
+    standIn,
+    { PORT: '0', HOST: '127.0.0.1', ...env },
+    { command: [process.execPath, 'server.mjs', 'route.mjs'] },
+  );
 }
 
-const sync = articleSyncPayload({ article: { slug: 'nextjs-route-article' } });
+const post = (delivery: ReturnType<typeof signDelivery>) => send(server.url, delivery);
+const sync = () => articleSyncPayload({ article: { slug: 'nextjs-route-article' } });
 const publishedUrl = 'https://blog.example.com/blog/nextjs-route-article';
 
-describe('examples/nextjs-route: app/api/webhook/route.ts', () => {
-  it('declares a runtime Next.js accepts for a route handler', () => {
-    expect(['nodejs', 'edge']).toContain(route.runtime);
+describe('examples/nextjs-route, copied out of the repository', () => {
+  it('depends on webhook-cms-receiver by version range and runs the packed tarball', async () => {
+    await expectInstalledFromTarball(starter);
   });
 
-  it('acknowledges the dashboard test delivery', async () => {
-    expect(await post(signDelivery({ token, payload: testPayload() }))).toEqual({ status: 200, body: { ok: true } });
+  it('declares a runtime Next.js accepts for a route handler and exports only POST', async () => {
+    expect(server.output()).toMatch(/route \(runtime (nodejs|edge)\) on http:\/\//);
+    expect(await send(server.url, { method: 'GET' })).toMatchObject({ status: 405, allow: 'POST' });
   });
 
-  it('answers article.sync with the published_url built from the profile domain and slug', async () => {
-    const answer = await post(signDelivery({ token, payload: sync, deliveryId: 'next-sync-1' }));
-    expect(answer).toEqual({ status: 200, body: { ok: true, published_url: publishedUrl } });
+  it('acknowledges the dashboard test delivery and article.trash', async () => {
+    expect(await post(signDelivery({ token, payload: testPayload() }))).toMatchObject({
+      status: 200,
+      body: { ok: true },
+    });
+    const trash = articleTrashPayload({ article: { slug: 'nextjs-route-article' } });
+    expect(await post(signDelivery({ token, payload: trash }))).toMatchObject({ status: 200, body: { ok: true } });
   });
 
-  it('answers a redelivery of the same id (fresh timestamp and signature) from the dedup store', async () => {
-    const id = 'next-sync-2';
-    const now = Math.floor(Date.now() / 1000);
-    await post(signDelivery({ token, payload: sync, deliveryId: id, timestamp: now - 5 }));
-    const again = await post(signDelivery({ token, payload: sync, deliveryId: id, timestamp: now }));
-    expect(again).toEqual({ status: 200, body: { ok: true, published_url: publishedUrl, duplicate: true } });
+  it('answers article.sync with the published_url, and a redelivery of its id as a duplicate', async () => {
+    const payload = sync();
+    const first = await deliver(server.url, { token, payload, maxAttempts: 1 });
+    expect(first.summary).toEqual({ ok: true, duplicate: false, status: 200, publishedUrl });
+    const again = await deliver(server.url, { token, payload, deliveryId: first.deliveryId, maxAttempts: 1 });
+    expect(again.summary).toEqual({ ok: true, duplicate: true, status: 200, publishedUrl });
   });
 
-  it('acknowledges article.trash', async () => {
-    const answer = await post(
-      signDelivery({ token, payload: articleTrashPayload({ article: { slug: 'nextjs-route-article' } }) }),
-    );
-    expect(answer).toEqual({ status: 200, body: { ok: true } });
+  it('refuses a wrong token with 401, a tampered body and a stale delivery with 403', async () => {
+    const refused = await Promise.all([
+      deliver(server.url, { token, payload: sync(), wrongToken: true, maxAttempts: 1 }),
+      deliver(server.url, { token, payload: sync(), tamper: true, maxAttempts: 1 }),
+      deliver(server.url, { token, payload: sync(), staleBy: 600, maxAttempts: 1 }),
+    ]);
+    expect(refused.map(({ attempts }) => [attempts[0]?.status, attempts[0]?.body])).toEqual([
+      [401, { error: 'Invalid token' }],
+      [403, { error: 'Invalid signature' }],
+      [403, { error: 'Request expired' }],
+    ]);
+    expect(server.output()).not.toContain(token);
   });
 
-  it('refuses a wrong token with 401 Invalid token', async () => {
-    const answer = await post(signDelivery({ token: `${token}-old`, payload: sync }));
-    expect(answer).toEqual({ status: 401, body: { error: 'Invalid token' } });
-  });
-
-  it('refuses a body changed after signing with 403 Invalid signature', async () => {
-    const signed = signDelivery({ token, payload: sync });
-    const answer = await post({ ...signed, body: String(signed.body).replace('Ten SEO tips', 'Ten SE0 tips') });
-    expect(answer).toEqual({ status: 403, body: { error: 'Invalid signature' } });
-  });
-
-  it('refuses a delivery signed ten minutes ago with 403 Request expired', async () => {
-    const answer = await post(signDelivery({ token, payload: sync, timestamp: Math.floor(Date.now() / 1000) - 600 }));
-    expect(answer).toEqual({ status: 403, body: { error: 'Request expired' } });
+  it('loads without WEBHOOK_TOKEN (as `next build` imports it) and names it on the first request', async () => {
+    const tokenless = await serve({ WEBHOOK_TOKEN: '' });
+    onTestFinished(() => tokenless.stop());
+    expect((await send(tokenless.url, signDelivery({ token, payload: testPayload() }))).status).toBe(500);
+    expect(tokenless.output()).toContain('WEBHOOK_TOKEN is not set');
   });
 });

@@ -19,7 +19,7 @@ export default defineConfig({
   test: {
     globalSetup: ['test/setup/services.ts'],
     include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
-    exclude: ['**/node_modules/**', 'test/runtimes/**', 'examples/**'],
+    exclude: ['**/node_modules/**', '**/.scratch/**', 'test/runtimes/**', 'examples/**'],
     testTimeout: 20_000,
   },
 });

@@ -28,6 +28,8 @@ function urlFor(event: WebhookEvent): string {
 export interface AdapterTraits {
   /** False for Fetch-style adapters, whose host and not the adapter reads the socket. Default true. */
   ownsSocket?: boolean;
+  /** True for serverless bridges: the platform buffers the body, so nothing answers from headers alone. */
+  buffersBody?: boolean;
 }
 
 /**
@@ -152,17 +154,20 @@ export function adapterScenarios(name: string, start: StartAdapter, traits: Adap
       });
     });
 
-    it('answers an unauthenticated request declaring a huge body with 413 from its headers alone', async () => {
-      await serve(recordingHandlers().handlers);
-      const answer = await sendHeadersOnly(
-        endpoint,
-        { Authorization: 'Bearer wrong', 'Content-Type': 'application/json' },
-        2 ** 30,
-      );
-      expect(answer).toEqual(answers.error(413, 'Payload too large'));
-    });
+    it.skipIf(traits.buffersBody)(
+      'answers an unauthenticated request declaring a huge body with 413 from its headers alone',
+      async () => {
+        await serve(recordingHandlers().handlers);
+        const answer = await sendHeadersOnly(
+          endpoint,
+          { Authorization: 'Bearer wrong', 'Content-Type': 'application/json' },
+          2 ** 30,
+        );
+        expect(answer).toEqual(answers.error(413, 'Payload too large'));
+      },
+    );
 
-    it('answers a wrong token with 401 before reading the body', async () => {
+    it.skipIf(traits.buffersBody)('answers a wrong token with 401 before reading the body', async () => {
       await serve(recordingHandlers().handlers);
       const answer = await sendHeadersOnly(
         endpoint,

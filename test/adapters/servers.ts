@@ -10,7 +10,9 @@ import { webhookHandler as fetchHandler } from 'webhook-cms-receiver/fetch';
 import { webhookHandler as honoHandler } from 'webhook-cms-receiver/hono';
 import { fetchServer } from '../helpers/fetch-bridge.js';
 import { listen, running, type RunningServer } from '../helpers/listen.js';
+import { h3Adapters } from './h3-servers.js';
 import { nodeFrameworkAdapters } from './node-servers.js';
+import { serverlessAdapters } from './serverless-servers.js';
 
 /** Starts one framework's server with the webhook route at `/webhook`. */
 export type StartAdapter = (receiver: Receiver, handlers: WebhookHandlers) => Promise<RunningServer>;
@@ -83,4 +85,6 @@ export const adapters: Record<string, StartAdapter> = {
   'Hono on @hono/node-server': startHono,
   'Fetch handler on node:http': startFetch,
   ...nodeFrameworkAdapters,
+  ...h3Adapters,
+  ...serverlessAdapters,
 };

@@ -18,7 +18,7 @@ export function fetchServer(handler: FetchHandler): Server {
     handler(toRequest(req)).then(
       (response) => {
         // As Bun and Deno do: a body the handler left unread is not drained but cut off.
-        if (!req.readableEnded) res.once('finish', () => setTimeout(() => req.socket.destroy(), 100).unref());
+        if (!req.readableEnded) res.once('finish', () => setTimeout(() => req.socket?.destroy(), 100).unref());
         return writeResponse(response, res);
       },
       (error: unknown) => {

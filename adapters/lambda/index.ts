@@ -1,0 +1,125 @@
+/**
+ * The AWS Lambda adapter: API Gateway REST APIs (payload 1.0), HTTP APIs (payload 2.0),
+ * Function URLs and Application Load Balancers. Bodies the platform base64-encoded are
+ * decoded, every copy of a repeated header is seen, and the answer has the shape the event's
+ * source expects.
+ *
+ * Create the receiver at module scope, once per container, and give it a shared dedup store
+ * (`/redis`, `/postgres`): each container has its own memory, so the default memory store
+ * would let a redelivery that lands on another container run again.
+ *
+ * @example
+ * ```ts
+ * import { createReceiver } from 'webhook-cms-receiver';
+ * import { webhookHandler } from 'webhook-cms-receiver/lambda';
+ * const receiver = createReceiver({ token: process.env.WEBHOOK_TOKEN!, dedup: redisDedupStore(redis) });
+ * export const handler = webhookHandler(receiver, { 'article.sync': ({ article }) => save(article) });
+ * ```
+ * @module webhook-cms-receiver/lambda
+ */
+import {
+  type Receiver,
+  serveRequest,
+  verifyRequest,
+  type WebhookEvent,
+  WebhookError,
+  type WebhookHandlers,
+} from 'webhook-cms-receiver';
+import { type LambdaHttpEvent, MAPPING_TEMPLATE_FIX, readEvent } from './lambda-event.js';
+import { type LambdaResult, toLambdaResult } from './lambda-result.js';
+
+export type {
+  LambdaEventV1,
+  LambdaEventV2,
+  LambdaHeaders,
+  LambdaHttpEvent,
+  LambdaMultiValueHeaders,
+} from './lambda-event.js';
+export type { LambdaResult } from './lambda-result.js';
+
+/**
+ * A Lambda handler `(event, context?) => Promise<result>` that verifies, deduplicates and
+ * answers deliveries from any HTTP source of Lambda. An event that is no proxy event (a REST
+ * API non-proxy integration, whose mapping template re-serialized the body) is answered 500
+ * `Server misconfigured` with one log line naming the fix. The promise never rejects.
+ *
+ * @example
+ * ```ts
+ * import type { APIGatewayProxyHandlerV2 } from 'aws-lambda';
+ * export const handler: APIGatewayProxyHandlerV2 = webhookHandler(receiver, {
+ *   'article.sync': async ({ article }) => ({ publishedUrl: await publish(article) }),
+ * });
+ * ```
+ */
+export function webhookHandler(
+  receiver: Receiver,
+  handlers: WebhookHandlers,
+): (event: LambdaHttpEvent, context?: unknown) => Promise<LambdaResult> {
+  return async (event) => {
+    try {
+      const read = readEvent(event);
+      if (!read) return notAProxyEvent();
+      return toLambdaResult(await serveRequest(receiver, read.request, handlers), read.source, read.multiValue);
+    } catch (error) {
+      return unexpected(error);
+    }
+  };
+}
+
+/**
+ * Verifies only: resolves to the event, or to the result to return when the delivery is
+ * refused. No dedup runs here.
+ *
+ * @example
+ * ```ts
+ * const verify = verifyWebhook(receiver);
+ * export const handler = async (event: APIGatewayProxyEventV2) => {
+ *   const verified = await verify(event);
+ *   if ('result' in verified) return verified.result;
+ *   await queue.send(verified.event);
+ *   return { statusCode: 200, body: JSON.stringify({ ok: true }) };
+ * };
+ * ```
+ */
+export function verifyWebhook(
+  receiver: Receiver,
+): (event: LambdaHttpEvent, context?: unknown) => Promise<{ event: WebhookEvent } | { result: LambdaResult }> {
+  return async (event) => {
+    try {
+      const read = readEvent(event);
+      if (!read) return { result: notAProxyEvent() };
+      const verified = await verifyRequest(receiver, read.request);
+      return 'event' in verified ? verified : { result: toLambdaResult(verified.answer, read.source, read.multiValue) };
+    } catch (error) {
+      return { result: unexpected(error) };
+    }
+  };
+}
+
+/**
+ * A REST API non-proxy integration hands over whatever its mapping template built, often the
+ * parsed body alone: the bytes the signature covers and the headers the checks read are gone,
+ * so no check can run. A 500 (not a 401 the service would never retry) until it is fixed.
+ */
+function notAProxyEvent(): LambdaResult {
+  const error = new WebhookError(
+    'body_already_parsed',
+    `the Lambda event is not an API Gateway proxy, HTTP API, Function URL or ALB event: a REST API mapping template (non-proxy integration) rebuilt the request, so the raw bytes the signature covers are gone. ${MAPPING_TEMPLATE_FIX}`,
+  );
+  console.error(`webhook-cms-receiver: ${error.reason}`);
+  return errorResult(error);
+}
+
+function unexpected(thrown: unknown): LambdaResult {
+  console.error('webhook-cms-receiver: unexpected failure while serving a delivery:', thrown);
+  return errorResult(new WebhookError('internal_error', 'unexpected failure in the Lambda adapter'));
+}
+
+function errorResult(error: WebhookError): LambdaResult {
+  return {
+    statusCode: error.status,
+    headers: { 'content-type': 'application/json; charset=utf-8' },
+    body: JSON.stringify(error),
+    isBase64Encoded: false,
+  };
+}

@@ -1,0 +1,46 @@
+import type { HttpAnswer } from 'webhook-cms-receiver';
+import type { EventSource } from './lambda-event.js';
+
+/**
+ * What the handler resolves to: a proxy result every HTTP source of Lambda accepts.
+ * `APIGatewayProxyResult`, `APIGatewayProxyStructuredResultV2` and `ALBResult` from
+ * `@types/aws-lambda` all take it. For ALB it carries `statusDescription`, and its headers
+ * are in `multiValueHeaders` when the event had them (ALB then ignores `headers`).
+ */
+export interface LambdaResult {
+  statusCode: number;
+  /** ALB only: the status line's text, e.g. `200 OK`. */
+  statusDescription?: string;
+  headers?: Record<string, string>;
+  multiValueHeaders?: Record<string, string[]>;
+  body: string;
+  isBase64Encoded: boolean;
+}
+
+// The statuses the receiver answers, for ALB's status line.
+const REASONS: Record<number, string> = {
+  200: 'OK',
+  400: 'Bad Request',
+  401: 'Unauthorized',
+  403: 'Forbidden',
+  405: 'Method Not Allowed',
+  409: 'Conflict',
+  413: 'Payload Too Large',
+  500: 'Internal Server Error',
+  503: 'Service Unavailable',
+};
+
+/** The answer in the shape the event's source expects. */
+export function toLambdaResult(answer: HttpAnswer, source: EventSource, multiValue: boolean): LambdaResult {
+  // The gateway or load balancer owns the client's connection; API Gateway would only
+  // rename a `Connection` header (x-amzn-Remapped-connection).
+  const { connection: _owned, ...headers } = answer.headers;
+  const result: LambdaResult = { statusCode: answer.status, body: answer.text, isBase64Encoded: false };
+  if (source !== 'alb') return { ...result, headers };
+  const reason = REASONS[answer.status];
+  const statusDescription = reason ? `${answer.status} ${reason}` : String(answer.status);
+  if (!multiValue) return { ...result, statusDescription, headers };
+  const multiValueHeaders: Record<string, string[]> = {};
+  for (const [name, value] of Object.entries(headers)) multiValueHeaders[name] = [value];
+  return { ...result, statusDescription, multiValueHeaders };
+}

@@ -1,0 +1,40 @@
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { existsSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { vectors } from '../helpers/vectors.js';
+
+const root = fileURLToPath(new URL('../..', import.meta.url));
+const bun = `${root}test/runtimes/node_modules/.bin/bun`;
+const resolves = (name: string) => {
+  try {
+    return Boolean(createRequire(`${root}package.json`).resolve(name));
+  } catch {
+    return false;
+  }
+};
+// Bun comes with the runtime matrix (npm run test:runtimes installs it); Elysia is a devDependency.
+const missing = [existsSync(bun) ? '' : 'bun (test/runtimes)', resolves('elysia') ? '' : 'elysia'].filter(Boolean);
+
+describe.skipIf(missing.length > 0)(
+  `examples/recipes/elysia on Bun${missing.length ? ` (needs ${missing})` : ''}`,
+  () => {
+    it('serves the shared signed vectors as the contract says', async () => {
+      const child = spawn(bun, ['test', './test/recipes/elysia-vectors.bun.mjs'], {
+        cwd: root,
+        env: { ...process.env, WEBHOOK_TOKEN: vectors[0]!.tokens[0] },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      let output = '';
+      child.stdout.on('data', (chunk: Buffer) => (output += chunk));
+      child.stderr.on('data', (chunk: Buffer) => (output += chunk));
+      const [code] = (await once(child, 'close')) as [number];
+      const single = vectors.filter((vector) => vector.tokens.length === 1).length;
+      expect(code, output).toBe(0);
+      expect(output).toMatch(new RegExp(`\\b${single + 2} pass\\b`));
+      expect(output).toMatch(/\b0 fail\b/);
+    }, 60_000);
+  },
+);

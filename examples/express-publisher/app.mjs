@@ -12,9 +12,17 @@ import { isSafeSlug, removeArticle, writeArticle } from './content-files.mjs';
  * @example
  * const app = createPublisherApp({ token: process.env.WEBHOOK_TOKEN, contentDir: './content', publicBaseUrl: () => 'https://blog.example.com/articles' });
  */
-export function createPublisherApp({ token, contentDir, publicBaseUrl, onError = logHandlerError, log = console.log }) {
+export function createPublisherApp({
+  token,
+  contentDir,
+  publicBaseUrl,
+  onError = logHandlerError,
+  log = console.log,
+  inspect,
+}) {
   const dir = resolve(contentDir);
-  const receiver = createReceiver({ token, onError });
+  // `inspect` records every delivery for `npx webhook-cms-receiver inspect`: development only.
+  const receiver = createReceiver({ token, onError, inspect });
   const app = express();
 
   // The webhook route comes before any JSON parser: the signature covers the raw bytes.

@@ -85,8 +85,8 @@ export function expressScenarios(name: string, express: ExpressFactory): void {
 
     it('uses req.rawBody kept by express.json({ verify }) instead of failing as misconfigured', async () => {
       const { events, handlers } = recorder();
-      const keepRaw = (req: IncomingMessage & { rawBody?: Buffer }, _res: unknown, buf: Buffer) => {
-        req.rawBody = buf;
+      const keepRaw = (req: IncomingMessage, _res: unknown, buf: Buffer) => {
+        (req as { rawBody?: unknown }).rawBody = buf;
       };
       const url = await serve(
         express()

@@ -11,7 +11,7 @@ afterAll(async () => {
   for (const copy of copies) await copy.remove();
 });
 
-describe.each(['express-publisher', 'hono-node'])('probe against examples/%s, copied out', (name) => {
+describe.each(['express-publisher', 'hono-node', 'fastify', 'koa'])('probe against examples/%s, copied out', (name) => {
   it('passes every row, writes included', async () => {
     const starter = await copyStarter(name);
     copies.push(starter);

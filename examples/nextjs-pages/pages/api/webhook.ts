@@ -1,0 +1,40 @@
+import type { NextApiRequest, NextApiResponse } from 'next';
+import { createReceiver } from 'webhook-cms-receiver';
+import { webhookHandler } from 'webhook-cms-receiver/node';
+
+// Next.js parses API route bodies as JSON by default, which destroys the exact bytes the
+// signature covers: this hands the route the unread request instead.
+export const config = { api: { bodyParser: false } };
+
+type Handler = (req: NextApiRequest, res: NextApiResponse) => Promise<void>;
+
+// Built on the first request rather than at import, so `next build` (which imports API
+// routes) does not need the token, and then kept for the life of the server process.
+let webhook: Handler | undefined;
+
+function createWebhook(): Handler {
+  const token = process.env.WEBHOOK_TOKEN;
+  if (!token)
+    throw new Error(
+      'WEBHOOK_TOKEN is not set. Put the token from Profile Settings → CMS Integration in .env.local (never in code).',
+    );
+  return webhookHandler(createReceiver({ token }), {
+    'article.sync': ({ article, profile }) => {
+      console.log(`sync ${article.slug} (${article.status})`);
+      // Here you would store the article; return publishedUrl so the service can link to it.
+      return { publishedUrl: `https://${profile.domain}/blog/${article.slug}` };
+    },
+    'article.trash': ({ article }) => {
+      console.log(`trash ${article.slug}`);
+    },
+    test: () => {
+      console.log('test delivery received: the connection works');
+    },
+  });
+}
+
+/** /api/webhook: the endpoint to paste into the service's CMS Integration settings (POST only; 405 otherwise). */
+export default function handler(req: NextApiRequest, res: NextApiResponse): Promise<void> {
+  webhook ??= createWebhook();
+  return webhook(req, res);
+}

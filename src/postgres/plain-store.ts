@@ -1,0 +1,80 @@
+import type { DedupClaim, DedupStore } from '../dedup/store.js';
+import { decideClaim } from './claim-rows.js';
+import type { Database, Row } from './database.js';
+import { plainStatements } from './plain-statements.js';
+import { explainPostgresError } from './postgres-errors.js';
+import type { Tables } from './table-sql.js';
+
+/** What both modes are built from, once per store. */
+export interface StoreSettings {
+  db: Database;
+  tables: Tables;
+  leaseMs: number;
+  retentionMs: number;
+  /** Resolves once the tables exist (created on first use unless `createTable: false`). */
+  ready: () => Promise<void>;
+}
+
+/**
+ * Plain mode: the semantics of the memory and Redis stores, one statement per step, so a
+ * delivery costs two statements on the happy path (claim, complete) plus a renewal per third
+ * of the lease while a slow handler runs. Leases and retention run on the database's clock.
+ */
+export function plainStore(settings: StoreSettings): DedupStore {
+  const { db, tables, leaseMs, retentionMs, ready } = settings;
+  const sql = plainStatements(tables);
+  const run = async (step: string, text: string, params: readonly unknown[]): Promise<Row[]> => {
+    await ready();
+    try {
+      return await db.query(text, params);
+    } catch (error) {
+      throw explainPostgresError(error, tables, step);
+    }
+  };
+
+  return {
+    leaseMs,
+    ordering: true,
+    async claim({ deliveryId, order }: DedupClaim) {
+      // Random, so two processes can never hold the same lease.
+      const lease = globalThis.crypto.randomUUID();
+      const rows = order
+        ? await run('claim', sql.claimOrdered, [
+            deliveryId,
+            lease,
+            leaseMs,
+            retentionMs,
+            order.articleId,
+            order.timestamp,
+          ])
+        : await run('claim', sql.claim, [deliveryId, lease, leaseMs]);
+      const { outcome, strayArticleHold } = decideClaim(rows, lease);
+      if (strayArticleHold && order) await run('claim', sql.releaseArticle, [order.articleId, lease]);
+      return outcome;
+    },
+    async renew({ deliveryId, order }, lease) {
+      const rows = order
+        ? await run('renew a lease', sql.renewOrdered, [deliveryId, lease, leaseMs, order.articleId])
+        : await run('renew a lease', sql.renew, [deliveryId, lease, leaseMs]);
+      return rows.length > 0;
+    },
+    async complete({ deliveryId, order }, lease, answer) {
+      const json = JSON.stringify(answer);
+      const rows = order
+        ? await run('record a delivery', sql.completeOrdered, [
+            deliveryId,
+            lease,
+            json,
+            retentionMs,
+            order.articleId,
+            order.timestamp,
+          ])
+        : await run('record a delivery', sql.complete, [deliveryId, lease, json, retentionMs]);
+      return rows.length > 0;
+    },
+    async release({ deliveryId, order }, lease) {
+      if (order) await run('release a claim', sql.releaseOrdered, [deliveryId, lease, order.articleId]);
+      else await run('release a claim', sql.release, [deliveryId, lease]);
+    },
+  };
+}

@@ -1,0 +1,121 @@
+import { DEFAULT_LEASE_MS, DEFAULT_RETENTION_MS, type DedupStore } from '../dedup/store.js';
+import { positiveOption } from '../internal/positive.js';
+import { databaseOf, type PostgresClientLike } from './database.js';
+import { plainStore } from './plain-store.js';
+import { createTables, tablesFor } from './table-sql.js';
+import { transactFor } from './transact.js';
+
+/** Options of {@link postgresDedupStore}. */
+export interface PostgresDedupStoreOptions {
+  /**
+   * Runs each handler inside a database transaction that also records the delivery: the
+   * handler gets it as `{ tx }` (a `pg` client inside BEGIN, a `postgres` transaction `sql`,
+   * or a PGlite transaction), and its writes through `tx` commit with the done row or not at
+   * all. Default false: plain mode, with leases renewed while the handler runs.
+   */
+  transactional?: boolean;
+  /**
+   * The deliveries table; ordering also uses `<table>_articles`. A plain SQL name, optionally
+   * schema-qualified (`webhooks.deliveries`). Default `webhook_deliveries`. Receivers that
+   * must not share deliveries use different tables.
+   */
+  table?: string;
+  /**
+   * Plain mode: how long a claim holds without renewal, so a crashed process's delivery may
+   * run again. Default 60 s. (Transactional mode needs none: the open transaction holds the
+   * claim, and a dead connection rolls it back.)
+   */
+  leaseMs?: number;
+  /** How long a handled delivery id, and an article's newest timestamp, are remembered. Default 72 h. */
+  retentionMs?: number;
+  /**
+   * Creates the tables on first use when they are missing. Default true. Pass false when a
+   * migration creates them (`postgresDedupTableSql()`) and the database user may not run DDL.
+   */
+  createTable?: boolean;
+}
+
+/**
+ * Remembers deliveries in Postgres, so every receiver process and serverless instance
+ * deduplicates as one; supports `createReceiver({ ordering: true })`. Works with the `pg`
+ * Pool or Client (and pools with its API, such as Neon's), the `postgres` client (postgres.js)
+ * and PGlite, recognised at runtime: none of them is imported.
+ *
+ * **Plain mode** (default) has the semantics of the memory and Redis stores: an atomic claim
+ * (INSERT … ON CONFLICT) with a lease renewed while the handler runs; `complete` records the
+ * delivery unless another request took it over; `release` frees it after a failure. Two
+ * statements per delivery. Leases and retention run on the database's clock (`now()`), never
+ * the hosts'. Expired rows are swept a few at a time by the claims: no cron job.
+ *
+ * **Transactional mode** (`transactional: true`): exactly-once effects for work done in this
+ * database. The handler runs inside the transaction that holds the delivery's row; a handler
+ * that throws, a failed commit or a process killed mid-handler leaves neither its writes nor
+ * the done row, so the service's retry runs cleanly. A second copy in flight answers 409
+ * within about a second. Writes outside `tx` (other databases, e-mails, HTTP calls) stay
+ * at-least-once. Pass a Pool: one Client (or PGlite) holds one transaction at a time, so
+ * deliveries on it queue behind each other.
+ *
+ * The tables are created on first use unless `createTable: false` (see
+ * {@link postgresDedupTableSql} for the SQL). Database errors propagate, so the receiver
+ * answers 503 and the service retries.
+ *
+ * @example
+ * ```ts
+ * import pg from 'pg';
+ * import { postgresDedupStore } from 'webhook-cms-receiver/postgres';
+ *
+ * const pool = new pg.Pool({ connectionString: process.env.DATABASE_URL });
+ * const receiver = createReceiver({ token, ordering: true, dedup: postgresDedupStore(pool, { transactional: true }) });
+ * const handlers: WebhookHandlers<{ tx: pg.PoolClient }> = {
+ *   'article.sync': async ({ article }, { tx }) => {
+ *     await tx.query('INSERT INTO posts (id, title) VALUES ($1, $2) ON CONFLICT (id) DO UPDATE SET title = $2', [
+ *       article.id,
+ *       article.title,
+ *     ]);
+ *   },
+ * };
+ * ```
+ */
+export function postgresDedupStore(db: PostgresClientLike, options: PostgresDedupStoreOptions = {}): DedupStore {
+  const label = 'postgresDedupStore';
+  const database = databaseOf(db, label);
+  const tables = tablesFor(options.table, label);
+  const leaseMs = positiveOption(options.leaseMs, DEFAULT_LEASE_MS, `${label}: leaseMs`);
+  const retentionMs = positiveOption(options.retentionMs, DEFAULT_RETENTION_MS, `${label}: retentionMs`);
+  const createTable = booleanOption(options.createTable, true, `${label}: createTable`);
+  const transactional = booleanOption(options.transactional, false, `${label}: transactional`);
+  const ready = createTable ? onFirstUse(() => createTables(database, tables)) : () => ALREADY;
+  const settings = { db: database, tables, leaseMs, retentionMs, ready };
+  const plain = plainStore(settings);
+  return transactional ? { ...plain, transact: transactFor(settings) } : plain;
+}
+
+const ALREADY = Promise.resolve();
+
+/**
+ * Runs `task` once, when first needed; concurrent callers share the run. A failure is not
+ * remembered: the next delivery tries again (after the user fixed a grant, say).
+ */
+function onFirstUse(task: () => Promise<void>): () => Promise<void> {
+  let done = false;
+  let running: Promise<void> | undefined;
+  return () => {
+    if (done) return ALREADY;
+    running ??= task().then(
+      () => {
+        done = true;
+      },
+      (error: unknown) => {
+        running = undefined;
+        throw error;
+      },
+    );
+    return running;
+  };
+}
+
+function booleanOption(value: boolean | undefined, fallback: boolean, label: string): boolean {
+  if (value === undefined) return fallback;
+  if (typeof value !== 'boolean') throw new TypeError(`${label} must be true or false, got ${String(value)}.`);
+  return value;
+}

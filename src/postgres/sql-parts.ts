@@ -1,0 +1,63 @@
+import { STALE_ANSWER } from '../dedup/store.js';
+import type { Tables } from './table-sql.js';
+
+/**
+ * Pieces the statements share. Every time is `now()`, the database's clock: the hosts'
+ * clocks never enter, so hosts that disagree about the time still agree about leases.
+ */
+
+/** A duration parameter in milliseconds, as an interval. */
+export const ms = (param: string): string => `(${param}::float8 * interval '1 millisecond')`;
+
+/** The answer a stale delivery is recorded with, as a jsonb literal. */
+export const STALE_JSONB = `'${JSON.stringify(STALE_ANSWER)}'::jsonb`;
+
+/**
+ * The upsert's conflict clause for a claim: an expired row (a lapsed claim or a forgotten
+ * delivery) is taken over with the new values; a live one is written back unchanged, so that
+ * RETURNING shows it as it is now, even when another transaction committed it after this
+ * statement began (which a plain SELECT in the same statement would not see).
+ */
+export const TAKE_OVER_EXPIRED = `ON CONFLICT (id) DO UPDATE SET
+    lease = CASE WHEN d.expires_at <= now() THEN excluded.lease ELSE d.lease END,
+    answer = CASE WHEN d.expires_at <= now() THEN excluded.answer ELSE d.answer END,
+    expires_at = CASE WHEN d.expires_at <= now() THEN excluded.expires_at ELSE d.expires_at END`;
+
+/** The conflict clause for renew and complete: write only while this lease holds the row, or nobody does. */
+export const WHILE_HELD_OR_FREE = `ON CONFLICT (id) DO UPDATE SET
+    lease = excluded.lease, answer = excluded.answer, expires_at = excluded.expires_at
+  WHERE (d.lease = excluded.lease AND d.answer IS NULL) OR d.expires_at <= now()`;
+
+// Rows each claim deletes past their expiry: more than the one row a delivery adds, so the
+// table never grows past what the retention keeps. SKIP LOCKED: a sweep never waits.
+const SWEEP_ROWS = 8;
+
+/**
+ * CTEs that delete a few expired rows, never the claim's own (`$id`), which its upsert takes
+ * over instead. Placed last and read by nobody, they run after the main query's upserts.
+ */
+export function sweeps(tables: Tables, id: string, articleId?: string): string {
+  const deliveries = `swept AS (
+  DELETE FROM ${tables.deliveries} WHERE id IN (
+    SELECT id FROM ${tables.deliveries} WHERE expires_at <= now() AND id <> ${id}::text
+    ORDER BY expires_at LIMIT ${SWEEP_ROWS} FOR UPDATE SKIP LOCKED))`;
+  if (articleId === undefined) return deliveries;
+  return `${deliveries}, swept_articles AS (
+  DELETE FROM ${tables.articles} WHERE article_id IN (
+    SELECT article_id FROM ${tables.articles}
+    WHERE expires_at <= now() AND (holder_expires_at IS NULL OR holder_expires_at <= now())
+      AND article_id <> ${articleId}::text
+    ORDER BY expires_at LIMIT ${SWEEP_ROWS} FOR UPDATE SKIP LOCKED))`;
+}
+
+/**
+ * The statement's answer rows, one per source: `claimed` (the delivery's row after the
+ * upsert), `article` (the article's newest mark, and whether this delivery may run for it)
+ * and `known` (the delivery as this statement's snapshot saw it). A source that wrote or found nothing gives no row.
+ */
+export function claimRows(extra = 'NULL::text'): string {
+  return `SELECT 'claimed' AS source, lease, answer, NULL::float8 AS newest, NULL::boolean AS entered, ${extra} AS restored
+  FROM claimed
+UNION ALL SELECT 'article', NULL, NULL, newest, entered, NULL FROM article
+UNION ALL SELECT 'known', lease, answer, NULL, NULL, NULL FROM known`;
+}

@@ -173,8 +173,18 @@ describe('deliver()', () => {
     endpoint = await startEndpoint({ token }, published);
     const options = { token, payload: articleSyncPayload(), deliveryId: 'summary-1', timeScale: scale };
     const publishedUrl = 'https://blog.example.com/ten-seo-tips';
-    expect((await deliver(endpoint.webhookUrl, options)).summary).toEqual({ ok: true, duplicate: false, status: 200, publishedUrl });
-    expect((await deliver(endpoint.webhookUrl, options)).summary).toEqual({ ok: true, duplicate: true, status: 200, publishedUrl });
+    expect((await deliver(endpoint.webhookUrl, options)).summary).toEqual({
+      ok: true,
+      duplicate: false,
+      status: 200,
+      publishedUrl,
+    });
+    expect((await deliver(endpoint.webhookUrl, options)).summary).toEqual({
+      ok: true,
+      duplicate: true,
+      status: 200,
+      publishedUrl,
+    });
     const refused = await deliver(endpoint.webhookUrl, { ...options, deliveryId: undefined, tamper: true });
     expect(refused.summary).toEqual({ ok: false, duplicate: false, status: 403, publishedUrl: null });
     const gaveUp = await deliver(await deadUrl(), { ...options, maxAttempts: 1 });

@@ -53,7 +53,7 @@ export {
   type TransactOutcome,
   STALE_ANSWER,
 } from './dedup/store.js';
-export type { CryptoProvider, HmacVerifier } from './crypto/provider.js';
+export type { CryptoProvider, HmacVerifier, HmacStream } from './crypto/provider.js';
 export { nodeCryptoProvider } from './crypto/node-crypto.js';
 export { webCryptoProvider } from './crypto/web-crypto.js';
 export * from './adapter-kit/index.js';

@@ -64,6 +64,17 @@ export function median(values) {
   return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
 }
 
+/** The p25–p75 range of `values`: how far rounds disagreed, for the noise note. */
+export function quartiles(values) {
+  const sorted = [...values].sort((a, b) => a - b);
+  const at = (q) => {
+    const position = (sorted.length - 1) * q;
+    const low = Math.floor(position);
+    return sorted[low] + (sorted[Math.ceil(position)] - sorted[low]) * (position - low);
+  };
+  return [at(0.25), at(0.75)];
+}
+
 export function consume() {
   return sink;
 }

@@ -37,10 +37,27 @@ export function httpTable(rows) {
   );
 }
 
-export function verdictTable(verdicts) {
+/** Milliseconds per route and each route's ratio to the first, at p50 and p99. */
+export function latencyTable(rows) {
+  const ms = (value) => value.toFixed(2);
   return table(
-    ['target', 'measured', 'result'],
-    verdicts.map((v) => [v.target, v.measured, v.pass ? 'PASS' : 'FAIL']),
+    ['route', 'p50 (ms)', 'p99 (ms)', 'p50 ÷ bare', 'p99 ÷ bare'],
+    rows.map((r, i) => [
+      r.name,
+      ms(r.p50),
+      ms(r.p99),
+      i === 0 ? '1.00×' : x(r.p50Ratio),
+      i === 0 ? '1.00×' : x(r.p99Ratio),
+    ]),
+  );
+}
+
+/** PASS/FAIL per target; with `spread`, the p25–p75 range of the per-round ratios behind each. */
+export function verdictTable(verdicts) {
+  const spread = verdicts.some((v) => v.spread);
+  return table(
+    ['target', 'measured', ...(spread ? ['rounds p25–p75'] : []), 'result'],
+    verdicts.map((v) => [v.target, v.measured, ...(spread ? [v.spread ?? '—'] : []), v.pass ? 'PASS' : 'FAIL']),
   );
 }
 

@@ -3,6 +3,7 @@
 // would. Sends the ports to the parent and serves until killed.
 
 import { createHmac, timingSafeEqual } from 'node:crypto';
+import { createServer } from 'node:http';
 import { serve } from '@hono/node-server';
 import express5 from 'express';
 import express4 from 'express4';
@@ -11,6 +12,7 @@ import { createReceiver } from 'webhook-cms-receiver';
 import { webhookHandler as expressHandler } from 'webhook-cms-receiver/express';
 import { webhookHandler as fetchHandler } from 'webhook-cms-receiver/fetch';
 import { webhookHandler as honoHandler } from 'webhook-cms-receiver/hono';
+import { webhookHandler as nodeHandler } from 'webhook-cms-receiver/node';
 import { TOKEN } from '../lib/deliveries.mjs';
 
 // Throughput of one repeated delivery: with dedup on, every copy after the first would be
@@ -30,17 +32,25 @@ function limitAccepts(headers, body) {
   return true;
 }
 
+/** The limit's work in a plain `node:http` listener: buffer the body, check, answer. */
+function bareNode(req, res) {
+  const chunks = [];
+  req.on('data', (chunk) => chunks.push(chunk));
+  req.on('end', () => {
+    const ok = limitAccepts(req.headers, Buffer.concat(chunks));
+    res.writeHead(ok ? 200 : 403, JSON_TYPE).end(ok ? OK : '{"error":"Invalid signature"}');
+  });
+}
+
+function nodeApp() {
+  const ours = nodeHandler(receiver, handlers);
+  return createServer((req, res) => (req.url === '/ours' ? ours(req, res) : bareNode(req, res)));
+}
+
 function expressApp(express) {
   const app = express();
   app.post('/ours', expressHandler(receiver, handlers));
-  app.post('/bare', (req, res) => {
-    const chunks = [];
-    req.on('data', (chunk) => chunks.push(chunk));
-    req.on('end', () => {
-      const ok = limitAccepts(req.headers, Buffer.concat(chunks));
-      res.writeHead(ok ? 200 : 403, JSON_TYPE).end(ok ? OK : '{"error":"Invalid signature"}');
-    });
-  });
+  app.post('/bare', bareNode);
   return app;
 }
 
@@ -73,6 +83,57 @@ function fetchApp() {
   return (request) => (request.url.endsWith('/ours') ? ours(request) : bare(request));
 }
 
+/**
+ * Fastify and Koa, when their adapters are built: each with a bare route that gets the raw
+ * body the way a hand-written route in that framework would.
+ */
+async function optionalApps() {
+  const apps = {};
+  const fastifyAdapter = await import('webhook-cms-receiver/fastify').catch(() => ({}));
+  if (typeof fastifyAdapter.webhookPlugin === 'function') {
+    const { default: Fastify } = await import('fastify');
+    const app = Fastify();
+    await app.register(fastifyAdapter.webhookPlugin, { receiver, handlers, path: '/ours' });
+    await app.register(async (scope) => {
+      scope.addContentTypeParser('application/json', { parseAs: 'buffer' }, (_req, body, done) => done(null, body));
+      scope.post('/bare', (request, reply) => {
+        const ok = limitAccepts(request.headers, request.body);
+        reply.code(ok ? 200 : 403).header('content-type', JSON_TYPE['content-type']);
+        return reply.send(ok ? OK : '{"error":"Invalid signature"}');
+      });
+    });
+    apps['Fastify 5'] = async () => {
+      await app.listen({ port: 0, host: '127.0.0.1' });
+      return app.server.address().port;
+    };
+  }
+  const koaAdapter = await import('webhook-cms-receiver/koa').catch(() => ({}));
+  if (typeof koaAdapter.webhookHandler === 'function') {
+    const { default: Koa } = await import('koa');
+    const ours = koaAdapter.webhookHandler(receiver, handlers);
+    const app = new Koa();
+    app.use(async (ctx, next) => {
+      if (ctx.path === '/ours') return ours(ctx, next);
+      const body = await new Promise((resolve, reject) => {
+        const chunks = [];
+        ctx.req.on('data', (chunk) => chunks.push(chunk));
+        ctx.req.on('end', () => resolve(Buffer.concat(chunks)));
+        ctx.req.on('error', reject);
+      });
+      const ok = limitAccepts(ctx.req.headers, body);
+      ctx.status = ok ? 200 : 403;
+      ctx.type = 'application/json';
+      ctx.body = ok ? OK : '{"error":"Invalid signature"}';
+    });
+    apps['Koa 3'] = () =>
+      new Promise((resolve) => {
+        const server = app.listen(0, '127.0.0.1', () => resolve(server.address().port));
+        server.keepAliveTimeout = 60_000;
+      });
+  }
+  return apps;
+}
+
 function listen(start) {
   return new Promise((resolve) => {
     const server = start((info) => resolve(info.port));
@@ -81,6 +142,11 @@ function listen(start) {
 }
 
 const ports = {
+  'node:http': await listen((ready) =>
+    nodeApp().listen(0, '127.0.0.1', function () {
+      ready(this.address());
+    }),
+  ),
   'Express 4': await listen((ready) =>
     expressApp(express4).listen(0, '127.0.0.1', function () {
       ready(this.address());
@@ -96,6 +162,7 @@ const ports = {
   ),
   'Fetch (node-server)': await listen((ready) => serve({ fetch: fetchApp(), port: 0, hostname: '127.0.0.1' }, ready)),
 };
+for (const [name, start] of Object.entries(await optionalApps())) ports[name] = await start();
 process.send({ ports });
 // An orderly exit on SIGINT lets `--cpu-prof` write its profile when profiling a server.
 process.on('SIGINT', () => process.exit(0));

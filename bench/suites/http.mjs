@@ -1,11 +1,12 @@
 // Requests per second of each adapter against a bare route in the same framework, on
-// loopback. The servers run in a child process, so server and load generator each get a core.
+// loopback. The servers run in a child process pinned to one core, the load generator (this
+// process) to the other, where taskset exists.
 
-import { fork } from 'node:child_process';
 import { once } from 'node:events';
 import autocannon from 'autocannon';
 import { articleBody, signedDelivery } from '../lib/deliveries.mjs';
 import { median } from '../lib/measure.mjs';
+import { forkPinned } from '../lib/pinning.mjs';
 
 export const HTTP_SIZES = [
   ['1 KiB', 1024],
@@ -28,9 +29,7 @@ async function sane(url, delivery) {
 }
 
 export async function httpSuite({ rounds, seconds }) {
-  const child = fork(new URL('./http-servers.mjs', import.meta.url), {
-    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-  });
+  const { child, pinned, release } = forkPinned(new URL('./http-servers.mjs', import.meta.url), 0);
   try {
     const [{ ports }] = await once(child, 'message');
     const rows = [];
@@ -64,8 +63,8 @@ export async function httpSuite({ rounds, seconds }) {
         });
       }
     }
-    return rows;
+    return { rows, pinned };
   } finally {
-    child.kill();
+    release();
   }
 }

@@ -6,7 +6,7 @@
  *
  * @module
  */
-export type { Admission, AdmittedRequest, RefusedRequest, RequestHead } from '../receiver/admission.js';
+export type { Admission, AdmittedRequest, BodyHasher, RefusedRequest, RequestHead } from '../receiver/admission.js';
 export { type HttpAnswer, byteLimitText, toFetchResponse } from './http-answer.js';
 export {
   serveRequest,

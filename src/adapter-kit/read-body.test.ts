@@ -45,6 +45,60 @@ describe('readLimited on a Node request', () => {
   });
 });
 
+describe('readLimited with a chunk listener', () => {
+  const chunksOf = (texts: string[]) => texts.map((text) => new TextEncoder().encode(text));
+
+  it('shows every kept chunk, in order, before the read resolves', async () => {
+    const seen: string[] = [];
+    const body = await readLimited(stream(chunksOf(['ab', 'cd', 'e'])), 100, (chunk) =>
+      seen.push(new TextDecoder().decode(chunk)),
+    );
+    expect(seen).toEqual(['ab', 'cd', 'e']);
+    expect(new TextDecoder().decode(body)).toBe('abcde');
+  });
+
+  it('shows string chunks as their UTF-8 bytes', async () => {
+    const seen: number[] = [];
+    await readLimited(stream(['é']), 100, (chunk) => seen.push(...chunk));
+    expect(seen).toEqual([0xc3, 0xa9]);
+  });
+
+  it('shows no chunk past the limit', async () => {
+    let total = 0;
+    expect(await readLimited(stream(chunksOf(['a'.repeat(60), 'b'.repeat(60)])), 100, (c) => (total += c.length))).toBe(
+      undefined,
+    );
+    expect(total).toBe(60);
+  });
+
+  it('fails the read of a Node request when the listener throws, and the server still answers', async () => {
+    server = createServer(async (req: IncomingMessage, res) => {
+      const failed = await readLimited(req, 1000, () => {
+        throw new Error('listener broke');
+      }).then(
+        () => 'read',
+        (error: Error) => error.message,
+      );
+      res.writeHead(500).end(failed);
+    });
+    await new Promise<void>((resolve) => server!.listen(0, '127.0.0.1', resolve));
+    expect(await post((server!.address() as AddressInfo).port, ['abc'])).toEqual({
+      status: 500,
+      text: 'listener broke',
+    });
+  });
+});
+
+/** A Fetch stream of the given chunks, so readLimited takes its iterable path. */
+function stream(chunks: (Uint8Array | string)[]): ReadableStream<Uint8Array> {
+  return new ReadableStream({
+    start(controller) {
+      for (const chunk of chunks) controller.enqueue(chunk as Uint8Array);
+      controller.close();
+    },
+  });
+}
+
 describe('readFetchBody', () => {
   const body = 'x'.repeat(300);
 

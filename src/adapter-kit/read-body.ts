@@ -45,13 +45,22 @@ interface EventStream {
   destroyed?: boolean;
 }
 
+/** Sees each chunk of a body as it is kept, in order: how a streamed HMAC is fed. */
+export type ChunkListener = (chunk: Uint8Array) => void;
+
 /**
  * Reads a stream into one buffer, stopping as soon as it passes `limit`: an oversized body
- * costs at most `limit` bytes of memory. Returns undefined when it was too large.
+ * costs at most `limit` bytes of memory. Returns undefined when it was too large. Every chunk
+ * kept is also handed to `onChunk` as it arrives; a listener that throws fails the read.
  */
-export function readLimited(stream: BodyStream, limit: number): Promise<Uint8Array | undefined> {
-  if (isEventStream(stream) && !stream.readableEnded && !stream.destroyed) return readEvents(stream, limit);
-  return readIterable(stream, limit);
+export function readLimited(
+  stream: BodyStream,
+  limit: number,
+  onChunk?: ChunkListener,
+): Promise<Uint8Array | undefined> {
+  const collected = new Chunks(limit, onChunk);
+  if (isEventStream(stream) && !stream.readableEnded && !stream.destroyed) return readEvents(stream, collected);
+  return readIterable(stream, collected);
 }
 
 /**
@@ -60,9 +69,8 @@ export function readLimited(stream: BodyStream, limit: number): Promise<Uint8Arr
  * Past the limit it stops listening but leaves the stream alive, so the 413 answer can
  * still be written; what is left flows away unkept (Node's server drains it too).
  */
-function readEvents(stream: EventStream, limit: number): Promise<Uint8Array | undefined> {
+function readEvents(stream: EventStream, collected: Chunks): Promise<Uint8Array | undefined> {
   return new Promise((resolve, reject) => {
-    const collected = new Chunks();
     const settle = (): void => {
       stream.removeListener('data', onData);
       stream.removeListener('end', onEnd);
@@ -70,7 +78,15 @@ function readEvents(stream: EventStream, limit: number): Promise<Uint8Array | un
       stream.removeListener('close', onClose);
     };
     const onData = (chunk: Uint8Array | string): void => {
-      if (collected.add(chunk, limit)) return;
+      let kept: boolean;
+      try {
+        kept = collected.add(chunk);
+      } catch (error) {
+        // A throw here would escape into the stream's emit, where nothing catches it.
+        onError(error);
+        return;
+      }
+      if (kept) return;
       settle();
       resolve(undefined);
     };
@@ -93,10 +109,9 @@ function readEvents(stream: EventStream, limit: number): Promise<Uint8Array | un
   });
 }
 
-async function readIterable(stream: BodyStream, limit: number): Promise<Uint8Array | undefined> {
-  const collected = new Chunks();
+async function readIterable(stream: BodyStream, collected: Chunks): Promise<Uint8Array | undefined> {
   for await (const chunk of iterate(stream)) {
-    if (!collected.add(chunk, limit)) return undefined;
+    if (!collected.add(chunk)) return undefined;
   }
   return collected.join();
 }
@@ -105,13 +120,18 @@ async function readIterable(stream: BodyStream, limit: number): Promise<Uint8Arr
 class Chunks {
   private readonly list: Uint8Array[] = [];
   private size = 0;
+  constructor(
+    private readonly limit: number,
+    private readonly onChunk: ChunkListener | undefined,
+  ) {}
 
-  /** Keeps the chunk; false, keeping nothing more, once the total passes `limit`. */
-  add(chunk: Uint8Array | string, limit: number): boolean {
+  /** Keeps the chunk and shows it to the listener; false, keeping nothing more, once the total passes the limit. */
+  add(chunk: Uint8Array | string): boolean {
     const bytes = typeof chunk === 'string' ? new TextEncoder().encode(chunk) : chunk;
     this.size += bytes.byteLength;
-    if (this.size > limit) return false;
+    if (this.size > this.limit) return false;
     this.list.push(bytes);
+    this.onChunk?.(bytes);
     return true;
   }
 

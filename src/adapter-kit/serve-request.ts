@@ -115,7 +115,7 @@ async function readRequest(receiver: Receiver, admission: AdmittedRequest, reque
   try {
     if (typeof body === 'string' || body instanceof Uint8Array) bytes = body;
     else if (isFetchBody(body)) bytes = await readFetchBody(body, receiver.maxBodyBytes);
-    else bytes = await readLimited(body, receiver.maxBodyBytes);
+    else bytes = await readLimited(body, receiver.maxBodyBytes, hashWhileReading(admission));
   } catch (cause) {
     // Only now, after a failure: on some hosts (@hono/node-server) merely reading `.body`
     // builds a web stream, which would cost every delivery more than its HMAC.
@@ -128,4 +128,13 @@ async function readRequest(receiver: Receiver, admission: AdmittedRequest, reque
     return refuse(new WebhookError('payload_too_large', reason), true);
   }
   return { bytes };
+}
+
+/**
+ * A streamed body feeds the HMAC chunk by chunk as it arrives, so verification ends with the
+ * last byte; the admission was made after the token check, so no unauthenticated body is hashed.
+ */
+function hashWhileReading(admission: AdmittedRequest): ((chunk: Uint8Array) => void) | undefined {
+  const hasher = admission.bodyHasher?.();
+  return hasher && ((chunk) => hasher.update(chunk));
 }

@@ -24,4 +24,38 @@ export interface HmacVerifier {
    * common path allocates no promise.
    */
   verify(prefix: string, body: Uint8Array, expected: Uint8Array): boolean | Promise<boolean>;
+  /**
+   * Optional: starts an HMAC over the ASCII `prefix` whose body is fed chunk by chunk as it
+   * arrives, so a streamed delivery is verified as soon as its last byte is in. Providers
+   * that cannot hash incrementally (Web Crypto) leave it out, and the body is hashed whole.
+   *
+   * @example
+   * ```ts
+   * const hmac = verifier.stream?.('1767225600.');
+   * for await (const chunk of request) hmac?.update(chunk);
+   * const valid = hmac?.matches(expected);
+   * ```
+   */
+  stream?(prefix: string): HmacStream;
+}
+
+/**
+ * One HMAC in progress, from {@link HmacVerifier.stream}: single use, like the body it hashes.
+ *
+ * @example
+ * ```ts
+ * const hmac = verifier.stream!('1767225600.');
+ * hmac.update(firstChunk);
+ * hmac.update(lastChunk);
+ * if (!hmac.matches(expected)) throw new Error('bad signature');
+ * ```
+ */
+export interface HmacStream {
+  /** Adds the next bytes of the body. Not after {@link HmacStream.matches}. */
+  update(chunk: Uint8Array): void;
+  /**
+   * Finishes the HMAC and compares it with `expected` (32 bytes) in constant time. Call it
+   * once: the HMAC cannot be fed or finished again afterwards.
+   */
+  matches(expected: Uint8Array): boolean;
 }

@@ -3,10 +3,10 @@ import { describe, expect, it } from 'vitest';
 import { constantTimeEqual } from './constant-time.js';
 import { defaultCryptoProvider } from './default-provider.js';
 import { decodeSha256Hex } from './hex.js';
-
-const encodeHex = (bytes: Uint8Array) => Buffer.from(bytes).toString('hex');
 import { nodeCryptoProvider } from './node-crypto.js';
 import { webCryptoProvider } from './web-crypto.js';
+
+const encodeHex = (bytes: Uint8Array) => Buffer.from(bytes).toString('hex');
 
 const hmac = (secret: string, prefix: string, body: Uint8Array) =>
   new Uint8Array(createHmac('sha256', secret).update(prefix).update(body).digest());
@@ -38,7 +38,23 @@ describe.each([
     const body = new TextEncoder().encode('{}');
     expect(await provider.hmacSha256('clé-🔑').verify('1.', body, hmac('clé-🔑', '1.', body))).toBe(true);
   });
+
+  it('gives the known answer of RFC 4231 test case 2', async () => {
+    const verifier = provider.hmacSha256('Jefe');
+    const body = new TextEncoder().encode('ya want for nothing?');
+    expect(await verifier.verify('what do ', body, RFC4231_CASE_2)).toBe(true);
+  });
+
+  it('refuses an expected value of the wrong length instead of throwing', async () => {
+    const body = new TextEncoder().encode('{}');
+    expect(await provider.hmacSha256('s3cret').verify('1.', body, hmac('s3cret', '1.', body).subarray(1))).toBe(false);
+  });
 });
+
+// HMAC-SHA256("Jefe", "what do ya want for nothing?"), from RFC 4231 section 4.3.
+const RFC4231_CASE_2 = new Uint8Array(
+  Buffer.from('5bdcc146bf60754e6a042426089575c75a003f089d2739839dec58b964ec3843', 'hex'),
+);
 
 describe('defaultCryptoProvider', () => {
   it('picks node:crypto on Node, where it is faster', () => expect(defaultCryptoProvider().name).toBe('node:crypto'));

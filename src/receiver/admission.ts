@@ -42,4 +42,29 @@ export interface AdmittedRequest {
   verify(body: BodyInput): Promise<{ event: WebhookEvent } | { answer: Answer }>;
   /** Answers a fault the adapter found while reading the body, reporting it to `onRejected`. */
   refuse(error: WebhookError): Answer;
+  /**
+   * For adapters that read the body as a stream: an HMAC of this request's signed message,
+   * to feed every body chunk as it arrives, in order, so the signature is settled by the
+   * last byte instead of hashing the whole body again. The next `handle` or `verify` then
+   * uses its result, but only for a body of exactly the length fed (any other is hashed
+   * whole). Feed it exactly the bytes you hand over. Undefined when the crypto provider cannot
+   * stream (Web Crypto) or the timestamp header is unusable (the usual checks then refuse it,
+   * in the contract's order). Absent on admissions made by other implementations.
+   *
+   * @example
+   * ```ts
+   * const hasher = admission.bodyHasher?.();
+   * req.on('data', (chunk) => { chunks.push(chunk); hasher?.update(chunk); });
+   * ```
+   */
+  bodyHasher?(): BodyHasher | undefined;
+}
+
+/**
+ * Takes a request's body chunk by chunk while it streams in, from {@link AdmittedRequest.bodyHasher}.
+ * @group Adapter kit
+ */
+export interface BodyHasher {
+  /** The next bytes of the body, in the order they arrived. */
+  update(chunk: Uint8Array): void;
 }

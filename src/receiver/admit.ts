@@ -3,14 +3,17 @@ import type { WebhookEvent } from '../events/types.js';
 import type { BodyInput } from '../input/body.js';
 import { headerLookup } from '../input/headers.js';
 import { andThen, attempt } from '../internal/maybe.js';
-import type { Admission, AdmittedRequest, RequestHead } from './admission.js';
+import type { HmacStream } from '../crypto/provider.js';
+import type { Admission, AdmittedRequest, BodyHasher, RequestHead } from './admission.js';
 import { type Answer, errorAnswer } from './answers.js';
 import { type Core, handleInput } from './handle-input.js';
 import type { WebhookHandlers } from './handlers.js';
 import { reject } from './hooks.js';
 import { inspectDelivery } from './inspection.js';
 import { matchToken } from './token.js';
-import { type Admitted, verifyDelivery } from './verify-delivery.js';
+import { type Admitted, type StreamedDigest, verifyDelivery } from './verify-delivery.js';
+
+const DIGITS = /^[0-9]+$/;
 
 /** Checks a request's head before its body is read: method, declared size, token (see `Receiver.admit`). */
 export function admit(core: Core, head: RequestHead): Admission {
@@ -50,6 +53,7 @@ export function admit(core: Core, head: RequestHead): Admission {
 /** An admitted request: one small object per request, its methods on the prototype. */
 class Admittance implements AdmittedRequest {
   readonly admitted = true;
+  private streamed: StreamedHmac | undefined;
   constructor(
     private readonly core: Core,
     private readonly headers: RequestHead['headers'],
@@ -58,11 +62,29 @@ class Admittance implements AdmittedRequest {
 
   handle(body: BodyInput, handlers?: WebhookHandlers): Promise<Answer> {
     const input = { headers: this.headers, body };
-    return Promise.resolve(handleInput(this.core, { input, handlers, admitted: this.checked }));
+    return Promise.resolve(handleInput(this.core, { input, handlers, admitted: this.takeStreamed() }));
+  }
+
+  bodyHasher(): BodyHasher | undefined {
+    const timestamp = this.checked.headers('x-service-timestamp');
+    // A timestamp that check 3 refuses gets no hasher: hashing a body bound for a 403 is waste.
+    if (timestamp === undefined || !DIGITS.test(timestamp)) return undefined;
+    const stream = this.core.config.tokens[this.checked.tokenIndex]!.hmac.stream?.(`${timestamp}.`);
+    this.streamed = stream ? new StreamedHmac(stream, timestamp) : undefined;
+    return this.streamed;
+  }
+
+  /** What was checked, with the streamed HMAC if there is one: it is good for one verification. */
+  private takeStreamed(): Admitted {
+    const streamed = this.streamed;
+    if (!streamed) return this.checked;
+    this.streamed = undefined;
+    return { headers: this.checked.headers, tokenIndex: this.checked.tokenIndex, streamed };
   }
 
   verify(body: BodyInput): Promise<{ event: WebhookEvent } | { answer: Answer }> {
     const input = { headers: this.headers, body };
+    const admitted = this.takeStreamed();
     const refused = (thrown: unknown): { event: WebhookEvent } | { answer: Answer } => ({
       answer: this.refuse(thrown),
     });
@@ -70,7 +92,7 @@ class Admittance implements AdmittedRequest {
       attempt(
         () =>
           andThen(
-            verifyDelivery(this.core.config, input, this.checked),
+            verifyDelivery(this.core.config, input, admitted),
             (event): { event: WebhookEvent } => ({ event }),
             refused,
           ),
@@ -93,5 +115,23 @@ class Admittance implements AdmittedRequest {
       error,
     });
     return answer;
+  }
+}
+
+/** A provider's streamed HMAC, counting what it was fed so verification can tell it covered the whole body. */
+class StreamedHmac implements BodyHasher, StreamedDigest {
+  length = 0;
+  constructor(
+    private readonly stream: HmacStream,
+    readonly timestamp: string,
+  ) {}
+
+  update(chunk: Uint8Array): void {
+    this.length += chunk.byteLength;
+    this.stream.update(chunk);
+  }
+
+  matches(expected: Uint8Array): boolean {
+    return this.stream.matches(expected);
   }
 }

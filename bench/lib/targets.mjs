@@ -1,0 +1,62 @@
+// Issue 15's targets, judged on one run's results. Each verdict keeps the p25–p75 range of
+// its per-round ratios, so the report can say how much the rounds disagreed.
+
+import { formatRatio } from './report.mjs';
+import { median, quartiles } from './measure.mjs';
+
+const PEERS = ['stripe', 'octokit', 'standardwebhooks'];
+const resultOf = (row, name) => row.results.find((r) => r.name === name);
+const spreadOf = (ratios) => quartiles(ratios).map(formatRatio).join('–');
+
+/** A ratio of ours to a baseline that must be at least `floor`. */
+function atLeast(target, ratios, floor, suffix = '') {
+  const ratio = median(ratios);
+  return { target, measured: `${formatRatio(ratio)}${suffix}`, spread: spreadOf(ratios), pass: ratio >= floor };
+}
+
+/**
+ * @param {{ verify, handle, web, http, latency, memory }} results what the suites returned
+ * @returns {{ target: string, measured: string, spread?: string, pass: boolean }[]}
+ */
+export function judge({ verify, handle, web, http, latency, memory }) {
+  const verdicts = [];
+  for (const row of verify) {
+    verdicts.push(atLeast(`verify() ≥ 0.95× the limit at ${row.label}`, resultOf(row, 'verify()').ratios, 0.95));
+  }
+  for (const peer of PEERS) {
+    for (const row of verify) {
+      const ours = resultOf(row, 'verify()').ratios;
+      const theirs = resultOf(row, peer).ratios;
+      const ratios = ours.map((r, i) => r / theirs[i]);
+      verdicts.push(atLeast(`verify() ≥ 1.0× ${peer} at ${row.label}`, ratios, 1, ` ${peer}`));
+    }
+  }
+  for (const row of handle) {
+    const ratios = resultOf(row, 'handle() + memory store').ratios;
+    verdicts.push(atLeast(`handle() + memory store ≥ 0.90× the deduplicating limit at ${row.label}`, ratios, 0.9));
+  }
+  for (const row of web) {
+    verdicts.push(atLeast(`Web Crypto verify() ≥ 0.90× raw subtle at ${row.label}`, row.results[1].ratios, 0.9));
+  }
+  for (const row of http) {
+    verdicts.push(atLeast(`${row.framework} adapter ≥ 0.95× its bare route at ${row.label}`, row.ratios, 0.95));
+  }
+  for (const row of latency.rows.filter((r) => r.target)) {
+    for (const p of ['p50', 'p99']) {
+      const ratios = row[`${p}Ratios`];
+      const ratio = median(ratios);
+      verdicts.push({
+        target: `${row.name}: 1 MiB latency ≤ 0.90× the bare route at ${p}`,
+        measured: formatRatio(ratio),
+        spread: spreadOf(ratios),
+        pass: ratio <= 0.9,
+      });
+    }
+  }
+  verdicts.push({
+    target: '≤ 256 bytes per remembered delivery (one key: its id)',
+    measured: `${memory.inWindow.toFixed(0)} B`,
+    pass: memory.inWindow <= 256,
+  });
+  return verdicts;
+}

@@ -91,6 +91,9 @@ function linkPeers(root, dir, ok) {
         wanted.add(name);
     }
   }
+  // A TypeScript user of an untyped peer (Koa, Express) installs its @types package; our
+  // declarations may rely on it (the Koa entry augments Koa's DefaultState).
+  for (const name of [...wanted]) wanted.add(`@types/${name.replace(/^@([^/]+)\//, '$1__')}`);
   const linked = [];
   for (const name of wanted) {
     if (name === pkg(root).name || name.startsWith('node:') || builtins.has(name)) continue;

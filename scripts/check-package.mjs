@@ -11,7 +11,8 @@ import { gzipSync } from 'node:zlib';
 import { checkConsumer } from './check-package-consumer.mjs';
 
 /** Gzipped bytes the core entry (dist/index.js and the chunks it imports) may take. */
-const CORE_GZIP_BUDGET = 12 * 1024;
+// Raised from 12 KiB for contract v2 (leases, ordering, the adapter kit, inspection): 13.6 KiB measured.
+const CORE_GZIP_BUDGET = 15 * 1024;
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const bin = (name) => join(root, 'node_modules', '.bin', name);
@@ -90,7 +91,8 @@ const work = mkdtempSync(join(tmpdir(), 'check-package-'));
 let tarball;
 try {
   const packed = JSON.parse(
-    execFileSync('npm', ['pack', '--json', '--pack-destination', work], {
+    // --ignore-scripts: dist/ is already built, and prepack's build output would land in the JSON on stdout.
+    execFileSync('npm', ['pack', '--json', '--ignore-scripts', '--pack-destination', work], {
       cwd: root,
       encoding: 'utf8',
       stdio: ['ignore', 'pipe', 'pipe'],

@@ -2,6 +2,8 @@
  * The Koa 2 and 3 adapter, built on the `node:http` one. Mount it before any body parser, so
  * it reads the raw bytes itself and refuses bad requests from their headers; behind
  * koa-bodyparser or `@koa/bodyparser` it uses the `ctx.request.rawBody` they keep.
+ * In TypeScript, install `@types/koa` (Koa ships no types): this entry types
+ * `ctx.state.webhookEvent` by adding it to Koa's `DefaultState`.
  *
  * @example
  * ```ts

@@ -1,4 +1,4 @@
-import { claimRows, ms, STALE_JSONB, sweeps, TAKE_OVER_EXPIRED, WHILE_HELD_OR_FREE } from './sql-parts.js';
+import { claimRows, ms, STALE_JSONB, sweeps, claimedCte, WHILE_HELD_OR_FREE } from './sql-parts.js';
 import type { Tables } from './table-sql.js';
 
 /**
@@ -32,12 +32,7 @@ export interface PlainStatements {
 export function plainStatements(t: Tables): PlainStatements {
   const D = t.deliveries;
   const A = t.articles;
-  const claimUpsert = (source: string) => `claimed AS (
-  INSERT INTO ${D} AS d (id, lease, answer, expires_at)
-  ${source}
-  ${TAKE_OVER_EXPIRED}
-  RETURNING d.lease, d.answer::text AS answer
-)`;
+  const claimUpsert = (source: string) => claimedCte(D, source);
   // May this delivery run for the article now: not older than the mark (an equal timestamp
   // runs), and no live delivery holds the article. An expired mark counts as none.
   const enters = `(a.expires_at <= now() OR a.newest IS NULL OR $6::float8 >= a.newest)

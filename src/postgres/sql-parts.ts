@@ -18,10 +18,21 @@ export const STALE_JSONB = `'${JSON.stringify(STALE_ANSWER)}'::jsonb`;
  * RETURNING shows it as it is now, even when another transaction committed it after this
  * statement began (which a plain SELECT in the same statement would not see).
  */
-export const TAKE_OVER_EXPIRED = `ON CONFLICT (id) DO UPDATE SET
+const TAKE_OVER_EXPIRED = `ON CONFLICT (id) DO UPDATE SET
     lease = CASE WHEN d.expires_at <= now() THEN excluded.lease ELSE d.lease END,
     answer = CASE WHEN d.expires_at <= now() THEN excluded.answer ELSE d.answer END,
     expires_at = CASE WHEN d.expires_at <= now() THEN excluded.expires_at ELSE d.expires_at END`;
+
+/**
+ * The `claimed` CTE of both modes: inserts the delivery's row from `source` (id, lease, answer,
+ * expiry) or takes over an expired one, and returns the row as it stands.
+ */
+export const claimedCte = (deliveries: string, source: string): string => `claimed AS (
+  INSERT INTO ${deliveries} AS d (id, lease, answer, expires_at)
+  ${source}
+  ${TAKE_OVER_EXPIRED}
+  RETURNING d.lease, d.answer::text AS answer
+)`;
 
 /** The conflict clause for renew and complete: write only while this lease holds the row, or nobody does. */
 export const WHILE_HELD_OR_FREE = `ON CONFLICT (id) DO UPDATE SET

@@ -1,4 +1,4 @@
-import { claimRows, ms, STALE_JSONB, sweeps, TAKE_OVER_EXPIRED } from './sql-parts.js';
+import { claimRows, ms, STALE_JSONB, sweeps, claimedCte } from './sql-parts.js';
 import type { Tables } from './table-sql.js';
 
 /**
@@ -34,12 +34,7 @@ const RESTORE = `set_config('lock_timeout', (SELECT previous FROM wait), true)`;
 export function transactionStatements(t: Tables): TransactionStatements {
   const D = t.deliveries;
   const A = t.articles;
-  const claimUpsert = (source: string) => `claimed AS (
-  INSERT INTO ${D} AS d (id, lease, answer, expires_at)
-  ${source}
-  ${TAKE_OVER_EXPIRED}
-  RETURNING d.lease, d.answer::text AS answer
-)`;
+  const claimUpsert = (source: string) => claimedCte(D, source);
   const record = `UPDATE ${D} SET answer = $3::text::jsonb, expires_at = now() + ${ms('$4')}
   WHERE id = $1::text AND lease = $2::text RETURNING 1 AS recorded`;
 

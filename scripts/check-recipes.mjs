@@ -9,6 +9,7 @@ import { existsSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync 
 import { tmpdir } from 'node:os';
 import { join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { linkPackageInto } from '../test/runtimes/install.mjs';
 
 const root = resolve(fileURLToPath(new URL('..', import.meta.url)));
 const recipes = join(root, 'examples', 'recipes');
@@ -44,6 +45,8 @@ const checks = [
   { name: 'Drizzle, transactional Postgres store', files: ['postgres/drizzle.ts'], types: ['node'] },
 ];
 
+// The recipes import the package by name, as a user's app would: this repository's build.
+linkPackageInto(recipes);
 const work = mkdtempSync(join(tmpdir(), 'check-recipes-'));
 let failed = 0;
 try {

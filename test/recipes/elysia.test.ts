@@ -3,6 +3,8 @@ import { once } from 'node:events';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+// @ts-expect-error a plain .mjs module of the runtime matrix, without types
+import { linkPackageInto } from '../runtimes/install.mjs';
 import { vectors } from '../helpers/vectors.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
@@ -21,6 +23,7 @@ describe.skipIf(missing.length > 0)(
   `examples/recipes/elysia on Bun${missing.length ? ' (skipped: see the warning above)' : ''}`,
   () => {
     it('serves the shared signed vectors as the contract says', async () => {
+      linkPackageInto(`${root}examples/recipes`); // the recipe imports the package by name
       const child = spawn(bun, ['test', './test/recipes/elysia-vectors.bun.mjs'], {
         cwd: root,
         env: { ...process.env, WEBHOOK_TOKEN: vectors[0]!.tokens[0] },

@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // `npm run check:recipes`: type-checks every recipe in examples/recipes against the real
-// published types of its framework (installed by `npm ci --prefix examples/recipes`), each in
+// published types of its framework (installed by `npm install --prefix examples/recipes --no-save`), each in
 // its own program so one runtime's globals (Bun, Deno) never leak into another's check.
 // Modules a framework generates at build time come from that framework's own generator where
 // it runs here (SvelteKit's `svelte-kit sync`), else from a reduced copy in recipes/typecheck/.
@@ -19,7 +19,7 @@ const tsc = join(modules, 'typescript', 'bin', 'tsc');
 if (!existsSync(tsc)) {
   console.error(
     'check:recipes: the frameworks are not installed in examples/recipes.\n' +
-      'Run `npm run build && npm ci --prefix examples/recipes` first (about 1 minute, 650 MB).',
+      'Run `npm run build && npm install --prefix examples/recipes --no-save` first (about 1 minute, 650 MB).',
   );
   process.exit(1);
 }

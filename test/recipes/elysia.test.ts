@@ -10,12 +10,14 @@ import { vectors } from '../helpers/vectors.js';
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const bun = `${root}test/runtimes/node_modules/.bin/bun`;
 // Bun comes with the runtime matrix (test/runtimes/install.mjs); Elysia with the recipes'
-// frameworks (`npm ci --prefix examples/recipes`), which .ci/run installs before the tests.
+// frameworks (`npm install --prefix examples/recipes --no-save`), which .ci/run installs before the tests.
 const missing = [
   existsSync(bun)
     ? ''
     : 'bun: node -e "import(\'./test/runtimes/install.mjs\').then((m) => m.ensureRuntimesInstalled())"',
-  existsSync(`${root}examples/recipes/node_modules/elysia`) ? '' : 'elysia: npm ci --prefix examples/recipes',
+  existsSync(`${root}examples/recipes/node_modules/elysia`)
+    ? ''
+    : 'elysia: npm install --prefix examples/recipes --no-save',
 ].filter(Boolean);
 if (missing.length > 0) console.warn(`skipping the Elysia recipe on Bun; to run it, install ${missing.join(' and ')}`);
 

@@ -11,19 +11,22 @@ afterAll(async () => {
   for (const copy of copies) await copy.remove();
 });
 
-describe.each(['express-publisher', 'hono-node', 'fastify', 'koa'])('probe against examples/%s, copied out', (name) => {
-  it('passes every row, writes included', async () => {
-    const starter = await copyStarter(name);
-    copies.push(starter);
-    const server = await startStarter(starter.dir, { WEBHOOK_TOKEN: TOKEN, PORT: '0', HOST: '127.0.0.1' });
-    try {
-      const result = await probeEndpoint(server.url, { token: TOKEN, writes: true });
-      const failed = result.rows.filter((row) => row.result === 'fail');
-      expect(failed, JSON.stringify(failed)).toEqual([]);
-      expect(result.ok).toBe(true);
-      expect(server.output()).not.toContain(TOKEN);
-    } finally {
-      await server.stop();
-    }
-  }, 180_000);
-});
+describe.each(['express-publisher', 'hono-node', 'fastify', 'koa', 'nestjs'])(
+  'probe against examples/%s, copied out',
+  (name) => {
+    it('passes every row, writes included', async () => {
+      const starter = await copyStarter(name);
+      copies.push(starter);
+      const server = await startStarter(starter.dir, { WEBHOOK_TOKEN: TOKEN, PORT: '0', HOST: '127.0.0.1' });
+      try {
+        const result = await probeEndpoint(server.url, { token: TOKEN, writes: true });
+        const failed = result.rows.filter((row) => row.result === 'fail');
+        expect(failed, JSON.stringify(failed)).toEqual([]);
+        expect(result.ok).toBe(true);
+        expect(server.output()).not.toContain(TOKEN);
+      } finally {
+        await server.stop();
+      }
+    }, 180_000);
+  },
+);

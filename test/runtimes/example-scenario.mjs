@@ -1,5 +1,11 @@
 import { isDeepStrictEqual } from 'node:util';
-import { articleSyncPayload, articleTrashPayload, signDelivery, testPayload } from 'webhook-cms-receiver/testing';
+import {
+  articleSyncPayload,
+  articleTrashPayload,
+  probeEndpoint,
+  signDelivery,
+  testPayload,
+} from 'webhook-cms-receiver/testing';
 
 /**
  * Delivers what the service would to a running example over real HTTP and checks each
@@ -68,6 +74,21 @@ export async function deliverScenario(url, token) {
   const get = await send(url, { method: 'GET' });
   if (get.status !== 405) failures.push(`GET is refused with 405: got ${get.status}`);
   return { passed: steps.length + 1 - failures.length, failures };
+}
+
+/**
+ * Runs `probe --writes`, the conformance check users run against their own endpoint, against
+ * a running example: every row must pass (a `warn` is reported but not counted as a failure).
+ *
+ * @example
+ * ```js
+ * const { passed, failures } = await probeScenario('http://127.0.0.1:3000/webhook', token);
+ * ```
+ */
+export async function probeScenario(url, token) {
+  const { rows } = await probeEndpoint(url, { token, writes: true });
+  const failures = rows.filter((row) => row.result === 'fail').map((row) => `probe: ${row.name}: ${row.reason}`);
+  return { passed: rows.length - failures.length, failures };
 }
 
 async function send(url, init) {

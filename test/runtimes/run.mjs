@@ -14,13 +14,13 @@ const exampleDir = (name) => join(rootDir, 'examples', name);
 for (const dir of [runtimesDir, exampleDir('bun'), exampleDir('deno'), exampleDir('cloudflare-worker')])
   linkPackageInto(dir);
 // Imported only now: it loads webhook-cms-receiver/testing through the link made above.
-const { deliverScenario } = await import('./example-scenario.mjs');
+const { deliverScenario, probeScenario } = await import('./example-scenario.mjs');
 const { compatibilityDate, main: workerMain, durableObjects } = readWranglerConfig();
 
 const rows = [];
 console.log('vectors through verify(), handle() and the Fetch adapter of the built package:');
 for (const entry of runtimes) rows.push(print(await attempt(entry.label, () => vectorsOn(entry))));
-console.log('examples, started and sent signed deliveries over HTTP:');
+console.log('examples, started and sent signed deliveries over HTTP, then probed (probe --writes):');
 for (const [label, start] of exampleStarters()) rows.push(print(await attempt(label, () => exampleOn(start))));
 console.log('the Durable Object dedup store of the built package, in workerd (test/cloudflare/durable-object.mjs):');
 rows.push(print(await attempt('durableObjectDedupStore (workerd)', durableObjectsInWorkerd)));
@@ -100,8 +100,10 @@ async function exampleOn(start) {
   const token = `whk_${randomBytes(16).toString('hex')}`;
   const example = await start(token);
   try {
-    const { passed, failures } = await deliverScenario(example.url, token);
-    return { passed, failed: failures.length, failures, version: example.version };
+    const scenario = await deliverScenario(example.url, token);
+    const probe = await probeScenario(example.url, token);
+    const failures = [...scenario.failures, ...probe.failures];
+    return { passed: scenario.passed + probe.passed, failed: failures.length, failures, version: example.version };
   } finally {
     await example.stop();
   }

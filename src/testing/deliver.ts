@@ -155,10 +155,8 @@ function requestInit(
   timeoutMs: number,
 ): RequestInit {
   const token = options.wrongToken ? `wrong-${globalThis.crypto.randomUUID()}` : options.token;
-  // Signed as a raw string, so signDelivery cannot see the event: it is read from the body here.
+  // signDelivery reads X-Service-Event from the raw JSON it signs.
   const { headers } = signDelivery({ token, payload: body, timestamp, deliveryId });
-  const event = eventOf(options.payload);
-  if (event) headers['X-Service-Event'] = event;
   return {
     method: 'POST',
     headers,
@@ -177,19 +175,6 @@ function tampered(body: string): Uint8Array<ArrayBuffer> {
 
 const isAlphanumeric = (byte: number) =>
   (byte >= 0x30 && byte <= 0x39) || ((byte | 0x20) >= 0x61 && (byte | 0x20) <= 0x7a);
-
-function eventOf(payload: object | string): string | undefined {
-  let parsed: unknown = payload;
-  if (typeof payload === 'string') {
-    try {
-      parsed = JSON.parse(payload);
-    } catch {
-      return undefined;
-    }
-  }
-  const event = (parsed as { event?: unknown } | null)?.event;
-  return typeof event === 'string' ? event : undefined;
-}
 
 type Answer = Pick<DeliveryAttempt, 'status' | 'body' | 'error'>;
 

@@ -51,6 +51,8 @@ describe('examples/nextjs-pages, copied out of the repository, on Next.js', () =
 
   it('builds without WEBHOOK_TOKEN and answers another method 405 with Allow: POST', async () => {
     expect(server.output()).toMatch(/ƒ \/api\/webhook\b/);
+    // next build type-checks the route against Next's own types and fails on an error.
+    expect(server.output()).toMatch(/Finished TypeScript/);
     expect(await send(server.url, { method: 'GET' })).toMatchObject({ status: 405, allow: 'POST' });
   });
 

@@ -42,6 +42,8 @@ describe('examples/nextjs-route, copied out of the repository, on Next.js', () =
 
   it('builds without WEBHOOK_TOKEN into a dynamic route that answers only POST', async () => {
     expect(build).toMatch(/ƒ \/api\/webhook/);
+    // next build type-checks the route against Next's own types and fails on an error.
+    expect(build).toMatch(/Finished TypeScript/);
     expect(await send(server.url, { method: 'GET' })).toMatchObject({ status: 405 });
   });
 

@@ -9,7 +9,7 @@ import {
 import { type CopiedStarter, copyStarter } from '../helpers/copy-starter.js';
 import { send } from '../helpers/http-client.js';
 import { runStarter, startStarter } from '../helpers/starter-process.js';
-import { expectInstalledFromTarball } from './starter-checks.js';
+import { expectInstalledFromTarball, expectRefusals } from './starter-checks.js';
 
 /** A started copy of a starter: its webhook URL, its output, and `settled()` for its event log. */
 export interface RunningStarter {
@@ -107,20 +107,7 @@ export function describeNodeStarter({ name, token, more }: NodeStarterSuite): vo
 
     it('refuses a stale, a tampered and a wrongly signed delivery, and logs nothing', async () => {
       const { endpoint, settled } = await start();
-      const payload = articleSyncPayload();
-      const stale = await deliver(endpoint, { token, payload, staleBy: 600, maxAttempts: 1 });
-      const tampered = await deliver(endpoint, { token, payload, tamper: true, maxAttempts: 1 });
-      const wrong = await deliver(endpoint, { token, payload, wrongToken: true, maxAttempts: 1 });
-      const seen = [stale, tampered, wrong].map((result) => [
-        result.outcome,
-        result.attempts[0]?.status,
-        result.attempts[0]?.body,
-      ]);
-      expect(seen).toEqual([
-        ['refused', 403, { error: 'Request expired' }],
-        ['refused', 403, { error: 'Invalid signature' }],
-        ['refused', 401, { error: 'Invalid token' }],
-      ]);
+      await expectRefusals(endpoint, token);
       expect(await settled()).toEqual(['test  Test Connection received']);
     });
 

@@ -4,6 +4,7 @@ import { createRequire } from 'node:module';
 import { basename, dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { expect } from 'vitest';
+import { articleSyncPayload, deliver } from 'webhook-cms-receiver/testing';
 import type { CopiedStarter } from '../helpers/copy-starter.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
@@ -45,4 +46,28 @@ function satisfiesCaret(version: string, range: string): boolean {
   for (let i = 0; i < fixed; i++) if (have[i] !== want[i]) return false;
   for (let i = 0; i < 3; i++) if (have[i] !== want[i]) return have[i]! > want[i]!;
   return true;
+}
+
+/**
+ * Sends a running starter a wrongly signed, a tampered and a stale `article.sync`, and asserts
+ * the answers the service expects: 401 `Invalid token`, 403 `Invalid signature`, 403 `Request
+ * expired`. The service never retries these.
+ *
+ * @example
+ * ```ts
+ * await expectRefusals(server.url, token);
+ * ```
+ */
+export async function expectRefusals(url: string, token: string): Promise<void> {
+  const once = { token, maxAttempts: 1 };
+  const refused = await Promise.all([
+    deliver(url, { ...once, payload: articleSyncPayload(), wrongToken: true }),
+    deliver(url, { ...once, payload: articleSyncPayload(), tamper: true }),
+    deliver(url, { ...once, payload: articleSyncPayload(), staleBy: 600 }),
+  ]);
+  expect(refused.map(({ outcome, attempts }) => [outcome, attempts[0]?.status, attempts[0]?.body])).toEqual([
+    ['refused', 401, { error: 'Invalid token' }],
+    ['refused', 403, { error: 'Invalid signature' }],
+    ['refused', 403, { error: 'Request expired' }],
+  ]);
 }

@@ -6,6 +6,7 @@ import {
   articleSyncPayload,
   articleTrashPayload,
   deliver,
+  probeEndpoint,
   signDelivery,
   testPayload,
 } from 'webhook-cms-receiver/testing';
@@ -86,6 +87,11 @@ describe('examples/nextjs-pages, copied out of the repository, on Next.js', () =
     await server.waitFor('export const config = { api: { bodyParser: false } }');
     expect(server.output()).not.toContain(token);
   });
+
+  it('passes probe --writes, the check users run against their own endpoint', async () => {
+    const result = await probeEndpoint(server.url, { token, writes: true });
+    expect(result.rows.filter((row) => row.result === 'fail')).toEqual([]);
+  }, 60_000);
 
   it('started without WEBHOOK_TOKEN, names it on the first request', async () => {
     const tokenless = await startNext(starter.dir, { path: '/api/webhook', env: { WEBHOOK_TOKEN: '' } });

@@ -3,7 +3,7 @@ import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
-import { articleSyncPayload, deliver, signDelivery, testPayload } from 'webhook-cms-receiver/testing';
+import { articleSyncPayload, deliver, probeEndpoint, signDelivery, testPayload } from 'webhook-cms-receiver/testing';
 import { type CopiedStarter, copyStarter } from '../helpers/copy-starter.js';
 import { send } from '../helpers/http-client.js';
 import { type RunningStarter, runStarter, startStarter } from '../helpers/starter-process.js';
@@ -63,6 +63,12 @@ describe('examples/nuxt, copied out of the repository, on Nuxt', () => {
     await expectRefusals(server.url, token);
     expect(server.output()).not.toContain(token);
   });
+
+  it('passes probe --writes, the check users run against their own endpoint', async () => {
+    const server = await serve();
+    const result = await probeEndpoint(server.url, { token, writes: true });
+    expect(result.rows.filter((row) => row.result === 'fail')).toEqual([]);
+  }, 60_000);
 
   it('starts without WEBHOOK_TOKEN and names it on the first request to the route', async () => {
     const server = await serve({ WEBHOOK_TOKEN: '' });

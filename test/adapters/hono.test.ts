@@ -8,7 +8,7 @@ import { answers, JSON_TYPE, MAX_BODY_BYTES, TOKEN } from './deliveries.js';
 import { adapterScenarios } from './scenarios.js';
 import { serveHono, startHono } from './servers.js';
 
-adapterScenarios('Hono on @hono/node-server', startHono, { ownsSocket: false });
+adapterScenarios('Hono on @hono/node-server', startHono);
 
 const receiver = () => createReceiver({ token: TOKEN, maxBodyBytes: MAX_BODY_BYTES });
 

@@ -74,14 +74,6 @@ async function bodyOf(c: Context): Promise<RequestBody> {
 /** On `@hono/node-server`, a refusal made before the body was read also closes the connection. */
 function answer(c: Context, http: HttpAnswer): Response {
   const node = c.env as { incoming?: NodeRequest; outgoing?: NodeResponse } | undefined;
-  if (http.close && node?.incoming && node.outgoing) {
-    const incoming = node.incoming as NodeRequest & { resume?: () => unknown };
-    closeAfterAnswer(incoming, node.outgoing);
-    // @hono/node-server drains an unread request once the answer is out (up to 64 MiB or
-    // 500 ms) by resuming it, which would undo the pause: a refused body is not read at all.
-    node.outgoing.once('finish', () => {
-      incoming.resume = () => incoming;
-    });
-  }
+  if (http.close && node?.incoming && node.outgoing) closeAfterAnswer(node.incoming, node.outgoing);
   return toFetchResponse(http);
 }

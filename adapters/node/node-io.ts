@@ -18,6 +18,7 @@ export interface NodeRequest extends AsyncIterable<Uint8Array | string> {
   readableEnded?: boolean;
   httpVersionMajor?: number;
   pause?(): unknown;
+  resume?(): unknown;
   socket?: NodeSocket | null;
 }
 
@@ -152,6 +153,9 @@ export function closeAfterAnswer(req: NodeRequest, res: NodeResponse): void {
     // answer and a FIN; what it still sends stays in the kernel until the socket goes.
     req.pause?.();
     socket.pause?.();
+    // And keep it paused: a host that drains unread bodies itself once the answer is out
+    // (@hono/node-server, up to 64 MiB or 500 ms) would resume the request after this.
+    req.resume = () => req;
     const timer = setTimeout(() => socket.destroy(), LINGER_MS) as unknown as { unref?: () => void };
     timer.unref?.();
   };

@@ -1,5 +1,7 @@
 import { createServer } from 'node:net';
-import { expect } from 'vitest';
+import { expect, onTestFinished } from 'vitest';
+import { signDelivery, testPayload } from 'webhook-cms-receiver/testing';
+import { send } from '../helpers/http-client.js';
 import { type RunningStarter, runStarter, startStarter } from '../helpers/starter-process.js';
 
 // Next.js asks to send telemetry on its first run; nothing here may reach the internet.
@@ -52,4 +54,20 @@ export async function startNext(
   );
   await server.waitFor(/Ready in/, 60_000);
   return { ...server, url: `http://127.0.0.1:${port}${path}` };
+}
+
+/**
+ * Serves a built copy without WEBHOOK_TOKEN and asserts that the first delivery is answered 500
+ * and the log names the variable: builds import the route without the token, requests cannot.
+ *
+ * @example
+ * ```ts
+ * await expectMissingTokenNamed(starter.dir, token);
+ * ```
+ */
+export async function expectMissingTokenNamed(dir: string, token: string): Promise<void> {
+  const tokenless = await startNext(dir, { path: '/api/webhook', env: { WEBHOOK_TOKEN: '' } });
+  onTestFinished(() => tokenless.stop());
+  expect((await send(tokenless.url, signDelivery({ token, payload: testPayload() }))).status).toBe(500);
+  await tokenless.waitFor('WEBHOOK_TOKEN is not set');
 }

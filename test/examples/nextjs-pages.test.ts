@@ -1,20 +1,19 @@
 import { randomUUID } from 'node:crypto';
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   articleSyncPayload,
   articleTrashPayload,
   deliver,
-  probeEndpoint,
   signDelivery,
   testPayload,
 } from 'webhook-cms-receiver/testing';
 import { type CopiedStarter, copyStarter } from '../helpers/copy-starter.js';
 import { send } from '../helpers/http-client.js';
 import type { RunningStarter } from '../helpers/starter-process.js';
-import { startNext } from './next-app.js';
-import { expectInstalledFromTarball, expectRefusals } from './starter-checks.js';
+import { expectMissingTokenNamed, startNext } from './next-app.js';
+import { expectInstalledFromTarball, expectProbePasses, expectRefusals } from './starter-checks.js';
 
 // The starter copied out of the repository, Next.js installed from the registry, started with
 // its one command, `npm start` (`next build && next start`). Before that, the test adds the
@@ -89,14 +88,10 @@ describe('examples/nextjs-pages, copied out of the repository, on Next.js', () =
   });
 
   it('passes probe --writes, the check users run against their own endpoint', async () => {
-    const result = await probeEndpoint(server.url, { token, writes: true });
-    expect(result.rows.filter((row) => row.result === 'fail')).toEqual([]);
+    await expectProbePasses(server.url, token);
   }, 60_000);
 
   it('started without WEBHOOK_TOKEN, names it on the first request', async () => {
-    const tokenless = await startNext(starter.dir, { path: '/api/webhook', env: { WEBHOOK_TOKEN: '' } });
-    onTestFinished(() => tokenless.stop());
-    expect((await send(tokenless.url, signDelivery({ token, payload: testPayload() }))).status).toBe(500);
-    await tokenless.waitFor('WEBHOOK_TOKEN is not set');
+    await expectMissingTokenNamed(starter.dir, token);
   }, 120_000);
 });

@@ -4,7 +4,7 @@ import { createRequire } from 'node:module';
 import { basename, dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { expect } from 'vitest';
-import { articleSyncPayload, deliver } from 'webhook-cms-receiver/testing';
+import { articleSyncPayload, deliver, probeEndpoint } from 'webhook-cms-receiver/testing';
 import type { CopiedStarter } from '../helpers/copy-starter.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
@@ -70,4 +70,19 @@ export async function expectRefusals(url: string, token: string): Promise<void> 
     ['refused', 403, { error: 'Invalid signature' }],
     ['refused', 403, { error: 'Request expired' }],
   ]);
+}
+
+/**
+ * Runs `probe --writes`, the conformance check users run against their own endpoint, against a
+ * running starter and asserts that no row failed (a `warn` passes, as it does for the CLI).
+ *
+ * @example
+ * ```ts
+ * await expectProbePasses(server.url, token);
+ * ```
+ */
+export async function expectProbePasses(url: string, token: string): Promise<void> {
+  const result = await probeEndpoint(url, { token, writes: true });
+  expect(result.rows.filter((row) => row.result === 'fail')).toEqual([]);
+  expect(result.ok).toBe(true);
 }

@@ -52,7 +52,6 @@ let failed = 0;
 try {
   for (const check of checks) {
     const files = [...check.files.map((file) => join(recipes, file)), ...(check.generated?.() ?? [])];
-    // prettier-ignore
     const args = [
       '--noEmit',
       '--strict',

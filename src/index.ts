@@ -20,7 +20,7 @@ export {
 } from './receiver/options.js';
 export type { DeliveryInput } from './receiver/verify-delivery.js';
 export type { InspectedDelivery } from './receiver/inspection.js';
-export type { WebhookHandlers, HandlerResult, HandlerContext } from './receiver/handlers.js';
+export type { WebhookHandlers, HandlerResult, HandlerContext, HandlerSignal } from './receiver/handlers.js';
 export type { Answer, AnswerBody } from './receiver/answers.js';
 export { WebhookError, isWebhookError, type WebhookErrorCode } from './errors/webhook-error.js';
 export type {

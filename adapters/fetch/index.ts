@@ -13,22 +13,29 @@ import {
   toFetchResponse,
   verifyRequest,
   type AdapterRequest,
+  type HttpAnswer,
   type Receiver,
   type WebhookEvent,
   type WebhookHandlers,
 } from 'webhook-cms-receiver';
+import { type NodeRequest, type NodeResponse, prepareNodeAnswer } from 'webhook-cms-receiver/node';
 
 /**
  * A `(request: Request) => Promise<Response>` handler for Bun, Deno, Cloudflare Workers,
- * Next.js route handlers and anything else that speaks Fetch.
+ * Next.js route handlers and anything else that speaks Fetch. On `@hono/node-server` pass
+ * its second argument through (`serve({ fetch: handler })` does), so a refused request's
+ * connection is closed instead of its body read.
  *
  * @example
  * ```ts
  * export const POST = webhookHandler(receiver, { 'article.sync': ({ article }) => save(article) });
  * ```
  */
-export function webhookHandler(receiver: Receiver, handlers: WebhookHandlers): (request: Request) => Promise<Response> {
-  return async (request) => toFetchResponse(await serveRequest(receiver, fromFetch(request), handlers));
+export function webhookHandler(
+  receiver: Receiver,
+  handlers: WebhookHandlers,
+): (request: Request, env?: unknown) => Promise<Response> {
+  return async (request, env) => respond(request, env, await serveRequest(receiver, fromFetch(request), handlers));
 }
 
 /**
@@ -44,11 +51,31 @@ export function webhookHandler(receiver: Receiver, handlers: WebhookHandlers): (
  */
 export function verifyWebhook(
   receiver: Receiver,
-): (request: Request) => Promise<{ event: WebhookEvent } | { response: Response }> {
-  return async (request) => {
+): (request: Request, env?: unknown) => Promise<{ event: WebhookEvent } | { response: Response }> {
+  return async (request, env) => {
     const result = await verifyRequest(receiver, fromFetch(request));
-    return 'answer' in result ? { response: toFetchResponse(result.answer) } : result;
+    return 'answer' in result ? { response: respond(request, env, result.answer) } : result;
   };
+}
+
+/**
+ * The answer as a `Response`. On a Node host that hands over its Node objects
+ * (`@hono/node-server` as the second argument, srvx on `request.runtime.node`), a refusal
+ * also closes the connection, so an unauthenticated body is not read.
+ */
+function respond(request: Request, env: unknown, answer: HttpAnswer): Response {
+  const node = nodeObjects(request, env);
+  if (node) prepareNodeAnswer(node.req, node.res, answer);
+  return toFetchResponse(answer);
+}
+
+type NodeObjects = { req: NodeRequest; res: NodeResponse };
+
+function nodeObjects(request: Request, env: unknown): NodeObjects | undefined {
+  const bridged = env as { incoming?: NodeRequest; outgoing?: NodeResponse } | null | undefined;
+  if (bridged?.incoming && bridged.outgoing) return { req: bridged.incoming, res: bridged.outgoing };
+  const srvx = (request as { runtime?: { node?: Partial<NodeObjects> } }).runtime?.node;
+  return srvx?.req && srvx.res ? (srvx as NodeObjects) : undefined;
 }
 
 function fromFetch(request: Request): AdapterRequest {

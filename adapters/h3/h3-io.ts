@@ -8,6 +8,7 @@ import {
 } from 'webhook-cms-receiver';
 import {
   closeAfterAnswer,
+  prepareNodeAnswer,
   type NodeRequest,
   type NodeResponse,
   nodeAdapterRequest,
@@ -86,16 +87,19 @@ function isFetchRequest(value: unknown): value is FetchRequest {
 function fetchExchange(event: H3EventLike, request: FetchRequest): H3Exchange {
   const node = (event.runtime as { node?: { req?: NodeRequest; res?: NodeResponse } } | undefined)?.node;
   const refusal = (http: HttpAnswer): Response => {
-    if (http.close && node?.req && node.res) closeAfterAnswer(node.req, node.res);
+    if (node?.req && node.res) prepareNodeAnswer(node.req, node.res, http);
     return toFetchResponse(http);
   };
+  // Something (the handler, a middleware) already wrote the Node response: returning a body
+  // would make srvx write after end, which throws in the host. An empty Response writes nothing.
+  const answered = (): boolean => Boolean(node?.res && (node.res.headersSent || node.res.writableEnded));
   return {
     request: {
       method: request.method,
       headers: request.headers,
       body: () => (request.bodyUsed ? READ_FIRST : request),
     },
-    answer: refusal,
+    answer: (http) => (answered() ? new Response(null) : refusal(http)),
     refusal,
   };
 }
@@ -120,7 +124,7 @@ function nodeExchange(event: H3EventLike, req: NodeRequest, res: H3NodeResponse)
       return http.text;
     },
     refusal(http) {
-      if (http.close && !mock) closeAfterAnswer(req, res);
+      if (http.close && !mock) closeAfterAnswer(req, res, http);
       return toFetchResponse(http);
     },
   };

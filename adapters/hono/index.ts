@@ -20,7 +20,7 @@ import {
   type WebhookEvent,
   type WebhookHandlers,
 } from 'webhook-cms-receiver';
-import { closeAfterAnswer, type NodeRequest, type NodeResponse } from 'webhook-cms-receiver/node';
+import { type NodeRequest, type NodeResponse, prepareNodeAnswer } from 'webhook-cms-receiver/node';
 
 /** The context variables `verifyWebhook` sets: `c.get('webhookEvent')`. */
 export type WebhookVariables = { webhookEvent: WebhookEvent };
@@ -74,6 +74,6 @@ async function bodyOf(c: Context): Promise<RequestBody> {
 /** On `@hono/node-server`, a refusal made before the body was read also closes the connection. */
 function answer(c: Context, http: HttpAnswer): Response {
   const node = c.env as { incoming?: NodeRequest; outgoing?: NodeResponse } | undefined;
-  if (http.close && node?.incoming && node.outgoing) closeAfterAnswer(node.incoming, node.outgoing);
+  if (node?.incoming && node.outgoing) prepareNodeAnswer(node.incoming, node.outgoing, http);
   return toFetchResponse(http);
 }

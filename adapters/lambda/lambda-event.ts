@@ -91,7 +91,8 @@ export function readEvent(event: unknown): ReadEvent | undefined {
   }
   if (typeof event.httpMethod !== 'string') return undefined;
   // Every copy where the source kept them, so a repeated Authorization is refused as on every adapter.
-  const multiValue = isRecord(event.multiValueHeaders);
+  // An empty multiValueHeaders beside filled headers (test invokers, some proxies) holds nothing.
+  const multiValue = isRecord(event.multiValueHeaders) && Object.keys(event.multiValueHeaders).length > 0;
   const headers = (multiValue ? event.multiValueHeaders : isRecord(event.headers) ? event.headers : {}) as HeadersInput;
   const request = { method: event.httpMethod, headers, body: () => bodyOf(event) };
   if (isRecord(context?.elb)) return { source: 'alb', request, multiValue };

@@ -20,8 +20,8 @@ import {
 } from 'webhook-cms-receiver';
 import { logUnexpected, type NodeRequest, type NodeResponse, nodeAdapterRequest, sendNodeAnswer } from './node-io.js';
 
+export { closeAfterAnswer, prepareNodeAnswer } from './connection.js';
 export {
-  closeAfterAnswer,
   logUnexpected,
   nodeAdapterRequest,
   sendNodeAnswer,

@@ -1,4 +1,5 @@
 import type { AdapterRequest, AlreadyParsed, HttpAnswer, RequestBody } from 'webhook-cms-receiver';
+import { closeAfterAnswer, holdOpenBriefly, socketOf } from './connection.js';
 
 /**
  * The parts of a Node `IncomingMessage` (or a framework's subclass of it) the Node adapters
@@ -19,6 +20,9 @@ export interface NodeRequest extends AsyncIterable<Uint8Array | string> {
   httpVersionMajor?: number;
   pause?(): unknown;
   resume?(): unknown;
+  on?(event: 'data', listener: (chunk: Uint8Array | string) => void): unknown;
+  once?(event: 'end', listener: () => void): unknown;
+  removeListener?(event: 'data', listener: (chunk: Uint8Array | string) => void): unknown;
   socket?: NodeSocket | null;
 }
 
@@ -30,18 +34,16 @@ export interface NodeSocket {
   destroySoon?: () => void;
 }
 
-// How long a refused connection stays half-closed, reading nothing, before it is destroyed:
-// long enough for the client to read the answer before the reset its unread body causes.
-const LINGER_MS = 250;
-
 /** The parts of a Node `ServerResponse` the Node adapters write. */
 export interface NodeResponse {
   headersSent?: boolean;
   writableEnded?: boolean;
   destroyed?: boolean;
   writeHead(status: number, headers: Record<string, string>): unknown;
+  setHeader?(name: string, value: string): unknown;
   end(text: string): unknown;
   once(event: 'finish', listener: () => void): unknown;
+  socket?: NodeSocket | null;
 }
 
 /** How a framework's parsers show up on a Node request, and the fix in its own words. */
@@ -112,8 +114,8 @@ function nodeBody(req: NodeRequest, hints: ParserHints): RequestBody {
 /**
  * Writes an answer, unless something else already answered (a timeout middleware, say): a
  * second write would throw inside a promise no framework listens to. After a refusal made
- * before the body was read, the socket is closed once the answer is out, so a client sending
- * an endless body is cut off instead of drained.
+ * before the body was read, the connection is closed once the answer is out (see
+ * {@link closeAfterAnswer}).
  *
  * @example
  * ```ts
@@ -122,7 +124,7 @@ function nodeBody(req: NodeRequest, hints: ParserHints): RequestBody {
  */
 export function sendNodeAnswer(req: NodeRequest, res: NodeResponse, answer: HttpAnswer): void {
   if (res.headersSent || res.writableEnded || res.destroyed) return;
-  const socket = answer.close && req.httpVersionMajor !== 2 ? req.socket : undefined;
+  const socket = answer.close ? socketOf(req, res) : undefined;
   if (socket) holdOpenBriefly(socket);
   try {
     res.writeHead(answer.status, answer.headers);
@@ -131,51 +133,7 @@ export function sendNodeAnswer(req: NodeRequest, res: NodeResponse, answer: Http
     console.error('webhook-cms-receiver: could not write the answer:', error);
     return;
   }
-  if (socket) closeAfterAnswer(req, res);
-}
-
-/**
- * Once the answer is out, reads no more of the request and closes its connection shortly
- * after: for refusals made before the body was read. Also for Fetch-style hosts on Node that
- * expose the Node objects (Hono's `c.env.incoming` / `c.env.outgoing` on `@hono/node-server`).
- *
- * @example
- * ```ts
- * if (answer.close) closeAfterAnswer(c.env.incoming, c.env.outgoing);
- * ```
- */
-export function closeAfterAnswer(req: NodeRequest, res: NodeResponse): void {
-  const socket = req.httpVersionMajor === 2 ? undefined : req.socket;
-  if (!socket) return;
-  const stop = (): void => {
-    // Both: Node resumes the request to discard its body once the answer is out, and the
-    // request's flow, not the socket's, is what makes the parser read on. The client gets the
-    // answer and a FIN; what it still sends stays in the kernel until the socket goes.
-    req.pause?.();
-    socket.pause?.();
-    // And keep it paused: a host that drains unread bodies itself once the answer is out
-    // (@hono/node-server, up to 64 MiB or 500 ms) would resume the request after this.
-    req.resume = () => req;
-    const timer = setTimeout(() => socket.destroy(), LINGER_MS) as unknown as { unref?: () => void };
-    timer.unref?.();
-  };
-  // Always on 'finish', even when the answer is already flushed: Node's own listener resumes
-  // the request there, and pausing before it would be undone.
-  res.once('finish', stop);
-}
-
-/**
- * With `Connection: close`, Node destroys the socket as soon as the answer is written; with
- * a body still arriving, that sends a reset that can reach the client before it has read the
- * answer. Half-closing instead (FIN) lets the answer through; {@link sendNodeAnswer} then
- * stops reading and destroys the socket shortly after.
- */
-function holdOpenBriefly(socket: NodeSocket): void {
-  try {
-    socket.destroySoon = () => socket.end?.();
-  } catch {
-    // A socket that refuses the property (a proxy) is closed the usual way.
-  }
+  if (socket) closeAfterAnswer(req, res, answer);
 }
 
 /**

@@ -9,24 +9,63 @@ export interface HttpAnswer extends Answer {
   headers: Record<string, string>;
   text: string;
   /**
-   * True when the request was refused before its body was read (401, 405, 413): the headers
-   * say `Connection: close` and a Node adapter should stop reading and close the socket, so
-   * an unauthenticated flood costs headers, not bodies.
+   * True when the connection must not carry another request: a refusal made before the body
+   * was read (401, 405, 413). The headers say `Connection: close`; a Node adapter stops
+   * reading and closes the socket once the answer is out, so an unauthenticated flood costs
+   * headers, not bodies.
    */
   close: boolean;
+  /**
+   * Set on a 413 to a sender that held a valid token: instead of stopping, read and throw
+   * away the rest of the body, up to `maxBytes` or `maxMs`, then close. A client that writes
+   * its whole body before reading (most do) then sees its 413 instead of a reset.
+   */
+  discard?: DiscardLimits;
+}
+
+/**
+ * How much of a refused body to read and throw away before closing: what nginx calls a
+ * lingering close.
+ * @group Adapter kit
+ */
+export interface DiscardLimits {
+  maxBytes: number;
+  maxMs: number;
+}
+
+/**
+ * What happens to the connection after an answer: `keep` it for the next request, `close`
+ * it at once (reading no more), or `discard` the rest of an authenticated sender's body first.
+ * @group Adapter kit
+ */
+export type AfterAnswer = 'keep' | 'close' | 'discard';
+
+/** Options of {@link toHttp}. */
+export interface ToHttpOptions {
+  /** What happens to the connection. Default `keep`. */
+  after?: AfterAnswer;
+  /** The receiver's limit, which bounds what `discard` reads: 4 × it. */
+  maxBodyBytes?: number;
 }
 
 const PLAIN_OK = okAnswer();
 const PLAIN_OK_TEXT = JSON.stringify(PLAIN_OK);
+// nginx's lingering_time is 30 s; the service gives up on an answer after 10 s anyway.
+const DISCARD_MS = 10_000;
+const KEEP: ToHttpOptions = {};
 
 /** The core's answer as HTTP: the status stays the core's, the kit only adds headers and text. */
-export function toHttp(answer: Answer, close: boolean): HttpAnswer {
+export function toHttp(answer: Answer, options: ToHttpOptions = KEEP): HttpAnswer {
+  const after = options.after ?? 'keep';
+  const close = after !== 'keep';
   const headers: Record<string, string> = { 'content-type': 'application/json; charset=utf-8' };
   if (answer.status === 405) headers.allow = 'POST';
   if (close) headers.connection = 'close';
   // Most answers are the one shared `{ ok: true }`, whose text never changes.
   const text = answer.body === PLAIN_OK ? PLAIN_OK_TEXT : JSON.stringify(answer.body);
-  return { status: answer.status, body: answer.body, headers, text, close };
+  const http: HttpAnswer = { status: answer.status, body: answer.body, headers, text, close };
+  if (after === 'discard') http.discard = { maxBytes: 4 * (options.maxBodyBytes ?? 0), maxMs: DISCARD_MS };
+  return http;
 }
 
 /**

@@ -7,7 +7,15 @@
  * @module
  */
 export type { Admission, AdmittedRequest, BodyHasher, RefusedRequest, RequestHead } from '../receiver/admission.js';
-export { type HttpAnswer, byteLimitText, toFetchResponse } from './http-answer.js';
+export {
+  type AfterAnswer,
+  type DiscardLimits,
+  type HttpAnswer,
+  type ToHttpOptions,
+  byteLimitText,
+  toFetchResponse,
+  toHttp,
+} from './http-answer.js';
 export {
   serveRequest,
   verifyRequest,

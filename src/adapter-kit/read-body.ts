@@ -110,10 +110,56 @@ function readEvents(stream: EventStream, collected: Chunks): Promise<Uint8Array 
 }
 
 async function readIterable(stream: BodyStream, collected: Chunks): Promise<Uint8Array | undefined> {
-  for await (const chunk of iterate(stream)) {
+  if (!(Symbol.asyncIterator in stream)) return readWebStream(stream as ReadableStream<Uint8Array>, collected);
+  for await (const chunk of stream as AsyncIterable<Uint8Array | string>) {
     if (!collected.add(chunk)) return undefined;
   }
   return collected.join();
+}
+
+/**
+ * A Fetch body through its reader. Past the limit the stream is not cancelled at once: on
+ * Node hosts cancelling destroys the request, and the connection with it, before a sender
+ * that writes its whole body first has read the 413. The rest is read into nothing in the
+ * background, up to three more limits or 10 s (the body was admitted, so its sender holds the
+ * token), then cancelled.
+ */
+async function readWebStream(stream: ReadableStream<Uint8Array>, collected: Chunks): Promise<Uint8Array | undefined> {
+  const reader = stream.getReader();
+  try {
+    for (let next = await reader.read(); !next.done; next = await reader.read()) {
+      if (!collected.add(next.value)) {
+        void discardRest(reader, 3 * collected.limit);
+        return undefined;
+      }
+    }
+  } catch (error) {
+    reader.releaseLock();
+    throw error;
+  }
+  reader.releaseLock();
+  return collected.join();
+}
+
+const DISCARD_MS = 10_000;
+
+async function discardRest(reader: ReadableStreamDefaultReader<Uint8Array>, maxBytes: number): Promise<void> {
+  const timer = setTimeout(() => void reader.cancel().catch(() => undefined), DISCARD_MS) as unknown as {
+    unref?: () => void;
+  };
+  timer.unref?.();
+  let read = 0;
+  try {
+    for (let next = await reader.read(); !next.done; next = await reader.read()) {
+      read += next.value.byteLength;
+      if (read > maxBytes) break;
+    }
+    await reader.cancel();
+  } catch {
+    // The client went away or the host cancelled: nothing is left to discard.
+  } finally {
+    clearTimeout(timer as unknown as number);
+  }
 }
 
 /** Chunks of a body and their total size. */
@@ -121,7 +167,7 @@ class Chunks {
   private readonly list: Uint8Array[] = [];
   private size = 0;
   constructor(
-    private readonly limit: number,
+    readonly limit: number,
     private readonly onChunk: ChunkListener | undefined,
   ) {}
 
@@ -150,18 +196,4 @@ class Chunks {
 function isEventStream(stream: BodyStream): stream is BodyStream & EventStream {
   const candidate = stream as Partial<EventStream>;
   return typeof candidate.on === 'function' && typeof candidate.removeListener === 'function';
-}
-
-async function* iterate(stream: BodyStream): AsyncIterable<Uint8Array | string> {
-  if (Symbol.asyncIterator in stream) {
-    yield* stream as AsyncIterable<Uint8Array | string>;
-    return;
-  }
-  // Not every runtime makes ReadableStream async-iterable yet, so read it the long way.
-  const reader = (stream as ReadableStream<Uint8Array>).getReader();
-  try {
-    for (let next = await reader.read(); !next.done; next = await reader.read()) yield next.value;
-  } finally {
-    reader.releaseLock();
-  }
 }

@@ -1,11 +1,11 @@
 import { WebhookError } from '../errors/webhook-error.js';
 import type { WebhookEvent } from '../events/types.js';
-import type { HeadersInput } from '../input/headers.js';
+import { headerLookup, type HeadersInput } from '../input/headers.js';
 import { describeThrown } from '../internal/describe.js';
-import type { AdmittedRequest } from '../receiver/admission.js';
+import type { AdmittedRequest, RefusedRequest } from '../receiver/admission.js';
 import type { Receiver } from '../receiver/create-receiver.js';
 import type { WebhookHandlers } from '../receiver/handlers.js';
-import { type HttpAnswer, toHttp } from './http-answer.js';
+import { type AfterAnswer, type HttpAnswer, toHttp } from './http-answer.js';
 import { type BodyStream, type FetchBody, isFetchBody, readFetchBody, readLimited } from './read-body.js';
 
 /**
@@ -54,10 +54,10 @@ export async function serveRequest(
   handlers: WebhookHandlers,
 ): Promise<HttpAnswer> {
   const admission = receiver.admit(request);
-  if (!admission.admitted) return toHttp(admission.answer, true);
+  if (!admission.admitted) return refusedHead(receiver, admission);
   const read = await readRequest(receiver, admission, request);
   if ('answer' in read) return read.answer;
-  return toHttp(await admission.handle(read.bytes, handlers), false);
+  return toHttp(await admission.handle(read.bytes, handlers));
 }
 
 /**
@@ -76,11 +76,19 @@ export async function verifyRequest(
   request: AdapterRequest,
 ): Promise<{ event: WebhookEvent } | { answer: HttpAnswer }> {
   const admission = receiver.admit(request);
-  if (!admission.admitted) return { answer: toHttp(admission.answer, true) };
+  if (!admission.admitted) return { answer: refusedHead(receiver, admission) };
   const read = await readRequest(receiver, admission, request);
   if ('answer' in read) return read;
   const verified = await admission.verify(read.bytes);
-  return 'event' in verified ? verified : { answer: toHttp(verified.answer, false) };
+  return 'event' in verified ? verified : { answer: toHttp(verified.answer) };
+}
+
+/** A refusal on the head alone: the connection closes, after discarding the body if the service sent it. */
+function refusedHead(receiver: Receiver, refused: RefusedRequest): HttpAnswer {
+  return toHttp(refused.answer, {
+    after: refused.authenticated ? 'discard' : 'close',
+    maxBodyBytes: receiver.maxBodyBytes,
+  });
 }
 
 const FETCH_BODY_USED: AlreadyParsed = {
@@ -102,7 +110,9 @@ type Read = { bytes: Uint8Array | string } | { answer: HttpAnswer };
 
 /** The body within the limit, or the answer to send without reading further. */
 async function readRequest(receiver: Receiver, admission: AdmittedRequest, request: AdapterRequest): Promise<Read> {
-  const refuse = (error: WebhookError, close = false): Read => ({ answer: toHttp(admission.refuse(error), close) });
+  const refuse = (error: WebhookError, after: AfterAnswer = 'keep'): Read => ({
+    answer: toHttp(admission.refuse(error), { after, maxBodyBytes: receiver.maxBodyBytes }),
+  });
   let body: RequestBody;
   try {
     body = await request.body();
@@ -123,11 +133,47 @@ async function readRequest(receiver: Receiver, admission: AdmittedRequest, reque
     const reason = `the body could not be read (did the client disconnect?): ${describeThrown(cause)}`;
     return refuse(new WebhookError('invalid_payload', reason, { cause }));
   }
+  if (typeof bytes === 'string' && changedByDecoding(bytes, request.headers)) {
+    const reason =
+      'a body parser decoded the body as text and changed its bytes (a byte-order mark or invalid UTF-8, which check 6 refuses anyway)';
+    return refuse(new WebhookError('invalid_payload', reason));
+  }
   if (bytes === undefined) {
     const reason = `the body grew past maxBodyBytes ${receiver.maxBodyBytes} while reading`;
-    return refuse(new WebhookError('payload_too_large', reason), true);
+    // The token was good (the request was admitted): discard the rest, so a client that writes
+    // before it reads sees the 413.
+    return refuse(new WebhookError('payload_too_large', reason), 'discard');
   }
   return { bytes };
+}
+
+/**
+ * Whether text a parser kept (`ctx.request.rawBody`, a Lambda body) lost bytes in decoding:
+ * its UTF-8 length differs from the declared `Content-Length`. Only a BOM or invalid UTF-8
+ * change that way, and both are invalid payloads: answered 400 as check 6 would, not a 403
+ * for a signature that the decoded text can no longer match (the service never retries a 403).
+ */
+function changedByDecoding(text: string, headers: AdapterRequest['headers']): boolean {
+  const declared = headerLookup(headers)('content-length');
+  if (declared === undefined || !DIGITS.test(declared)) return false;
+  return utf8Length(text) !== Number(declared);
+}
+
+const DIGITS = /^[0-9]+$/;
+
+/** The UTF-8 length of a string, without encoding it. Lone surrogates count as U+FFFD would. */
+function utf8Length(text: string): number {
+  let length = 0;
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (code < 0x80) length += 1;
+    else if (code < 0x800) length += 2;
+    else if (code >= 0xd800 && code <= 0xdbff && (text.charCodeAt(i + 1) & 0xfc00) === 0xdc00) {
+      length += 4;
+      i++;
+    } else length += 3;
+  }
+  return length;
 }
 
 /**

@@ -10,6 +10,8 @@ export type WebhookErrorCode =
   | 'invalid_signature'
   | 'invalid_payload'
   | 'missing_delivery_id'
+  | 'invalid_delivery_id'
+  | 'handler_timeout'
   | 'delivery_in_progress'
   | 'handler_failed'
   | 'dedup_unavailable'
@@ -26,8 +28,12 @@ const ANSWERS: Record<WebhookErrorCode, readonly [status: number, message: strin
   invalid_signature: [403, 'Invalid signature'],
   invalid_payload: [400, 'Invalid payload'],
   missing_delivery_id: [400, 'Missing delivery id'],
+  // A repeated header (joined `a, b` by every host's header API) is never a key to deduplicate on.
+  invalid_delivery_id: [400, 'Invalid delivery id'],
   delivery_in_progress: [409, 'Delivery in progress'],
   handler_failed: [500, 'Handler failed'],
+  // Answered as a handler failure: the service sees a 500 and retries, the code tells the deadline apart.
+  handler_timeout: [500, 'Handler failed'],
   // 503 rather than 500: the delivery was fine, our storage was not, and the service retries either way.
   dedup_unavailable: [503, 'Dedup store unavailable'],
   method_not_allowed: [405, 'Method not allowed'],

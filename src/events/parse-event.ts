@@ -28,17 +28,34 @@ export function parseEvent(json: unknown, context: DeliveryContext): WebhookEven
     if (context.deliveryId === null) {
       throw new WebhookError('missing_delivery_id', `${type} needs X-Service-Delivery-Id to be deduplicated`);
     }
+    checkDeliveryId(context.deliveryId);
     return articleEvent(type, envelope, context) as WebhookEvent;
   }
   if (type === 'test') {
     // Absent counts as null: the service documents both as null and nothing depends on them.
     if (envelope.article != null || envelope.profile != null)
       throw invalid('test events carry null article and profile');
+    checkDeliveryId(context.deliveryId);
     return plainEvent(type, type, envelope, context) as WebhookEvent;
   }
   // Only event and timestamp are checked: a later event's payload is not documented yet, and
   // refusing it would make the service retry a delivery this version cannot understand anyway.
+  checkDeliveryId(context.deliveryId);
   return plainEvent('unknown', type, envelope, context) as WebhookEvent;
+}
+
+/**
+ * The rest of check 7: the service sends one UUID, so a comma means the header came more than
+ * once, joined `a, b` by the host's header API (Fetch `Headers` and Node alike), and no copy
+ * can be trusted as the key to deduplicate on.
+ */
+function checkDeliveryId(deliveryId: string | null): void {
+  if (deliveryId?.includes(',')) {
+    throw new WebhookError(
+      'invalid_delivery_id',
+      'X-Service-Delivery-Id arrived more than once (or holds a comma); the service sends exactly one UUID',
+    );
+  }
 }
 
 function checkEnvelope(json: unknown): Envelope {

@@ -28,6 +28,12 @@ export type Admission = RefusedRequest | AdmittedRequest;
 export interface RefusedRequest {
   readonly admitted: false;
   readonly answer: Answer;
+  /**
+   * True when the refused request held a valid token (a 413 for its declared size): the
+   * sender is the service, so its body is discarded rather than cut off, and a client that
+   * writes the whole body before reading still sees the 413.
+   */
+  readonly authenticated?: boolean;
 }
 
 /**

@@ -18,7 +18,7 @@ const DIGITS = /^[0-9]+$/;
 /** Checks a request's head before its body is read: method, declared size, token (see `Receiver.admit`). */
 export function admit(core: Core, head: RequestHead): Admission {
   const { config, options } = core;
-  const refuse = (thrown: unknown): Admission => {
+  const refuse = (thrown: unknown, authenticated = false): Admission => {
     const error = reject(options, thrown, head?.headers);
     const answer = errorAnswer(error);
     const receivedAt = config.now();
@@ -30,7 +30,7 @@ export function admit(core: Core, head: RequestHead): Admission {
       answer,
       error,
     });
-    return { admitted: false, answer };
+    return { admitted: false, answer, authenticated };
   };
   try {
     if (typeof head?.method !== 'string' || head.method.toUpperCase() !== 'POST') {
@@ -41,12 +41,27 @@ export function admit(core: Core, head: RequestHead): Admission {
     if (declared > config.maxBodyBytes) {
       return refuse(
         new WebhookError('payload_too_large', `Content-Length ${declared} is over maxBodyBytes ${config.maxBodyBytes}`),
+        holdsToken(config.tokens, headers('authorization')),
       );
     }
     const tokenIndex = matchToken(config.tokens, headers('authorization'));
     return new Admittance(core, head.headers, { headers, tokenIndex });
   } catch (error) {
     return refuse(error);
+  }
+}
+
+/**
+ * Whether a request refused for its size came from the service: its 413 is then worth
+ * delivering to a client that writes the whole body before reading, so the adapter discards
+ * the body instead of cutting the connection. The answer stays 413 either way (check 1 first).
+ */
+function holdsToken(tokens: Core['config']['tokens'], authorization: string | undefined): boolean {
+  try {
+    matchToken(tokens, authorization);
+    return true;
+  } catch {
+    return false;
   }
 }
 

@@ -16,6 +16,17 @@ export type HandlerResult = unknown;
  */
 export interface HandlerContext {
   tx?: unknown;
+  /**
+   * Aborted when the handler outlives `handlerTimeoutMs` (default 5 minutes): pass it to the
+   * `fetch` calls and queries the handler awaits, so abandoned work stops too.
+   */
+  readonly signal?: AbortSignal;
+}
+
+/** What every handler gets, whatever the store: the deadline's signal. */
+export interface HandlerSignal {
+  /** Aborted when the handler outlives `handlerTimeoutMs`; the delivery is then released for a retry. */
+  readonly signal: AbortSignal;
 }
 
 /**
@@ -32,11 +43,11 @@ export interface HandlerContext {
 // Method signatures on purpose: handlers typed for a store's context (`{ tx: PoolClient }`)
 // stay assignable where plain `WebhookHandlers` are taken.
 export interface WebhookHandlers<C extends HandlerContext = HandlerContext> {
-  'article.sync'?(event: ArticleSyncEvent, context: C): HandlerResult;
-  'article.trash'?(event: ArticleTrashEvent, context: C): HandlerResult;
-  test?(event: TestEvent, context: C): HandlerResult;
+  'article.sync'?(event: ArticleSyncEvent, context: C & HandlerSignal): HandlerResult;
+  'article.trash'?(event: ArticleTrashEvent, context: C & HandlerSignal): HandlerResult;
+  test?(event: TestEvent, context: C & HandlerSignal): HandlerResult;
   /** Events this version does not know yet; `event.name` says which. */
-  unknown?(event: UnknownEvent, context: C): HandlerResult;
+  unknown?(event: UnknownEvent, context: C & HandlerSignal): HandlerResult;
 }
 
 /**
@@ -47,15 +58,13 @@ export interface WebhookHandlers<C extends HandlerContext = HandlerContext> {
 export function runHandler(
   handlers: WebhookHandlers | undefined,
   event: WebhookEvent,
-  context: HandlerContext = NO_CONTEXT,
+  context: HandlerContext,
 ): MaybePromise<string | undefined> {
   const handler = handlers?.[event.type] as ((event: WebhookEvent, context: HandlerContext) => unknown) | undefined;
   if (typeof handler !== 'function') return undefined;
   // Called unbound, as a property read off the object: `this` means nothing to a handler.
   return andThen(handler.call(undefined, event, context), urlOf);
 }
-
-const NO_CONTEXT: HandlerContext = Object.freeze({});
 
 function urlOf(result: unknown): string | undefined {
   if (typeof result !== 'object' || result === null) return undefined;

@@ -58,6 +58,13 @@ export interface ReceiverOptions {
    * store in this package does. Default false.
    */
   ordering?: boolean;
+  /**
+   * How long a handler may run before its `context.signal` is aborted, its claim released and
+   * the request answered 500 `Handler failed` (reported to `onError` as `handler_timeout`), so
+   * a handler that never settles cannot turn every retry into a 409. The service itself waits
+   * 10 s, then retries. Default 300 000 (5 minutes).
+   */
+  handlerTimeoutMs?: number;
   /** Clock in milliseconds, for tests. Default `Date.now`. */
   now?: () => number;
   /** HMAC implementation. Default: node:crypto where available, else Web Crypto. */

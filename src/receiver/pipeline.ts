@@ -7,12 +7,14 @@ import {
   type StoredAnswer,
   type TransactOutcome,
 } from '../dedup/store.js';
-import { WebhookError } from '../errors/webhook-error.js';
+import { isWebhookError, WebhookError } from '../errors/webhook-error.js';
 import type { WebhookEvent } from '../events/types.js';
 import { describeThrown } from '../internal/describe.js';
 import { andThen, attempt, isThenable, type MaybePromise } from '../internal/maybe.js';
 import { type Answer, errorAnswer } from './answers.js';
-import { type HandlerContext, runHandler, type WebhookHandlers } from './handlers.js';
+import { positiveOption } from '../internal/positive.js';
+import { DEFAULT_HANDLER_TIMEOUT_MS, DeliveryContext, withDeadline } from './deadline.js';
+import { runHandler, type WebhookHandlers } from './handlers.js';
 import { callHook, reportError } from './hooks.js';
 import { keepLease } from './lease-keeper.js';
 import type { ReceiverOptions } from './options.js';
@@ -35,14 +37,26 @@ type Settled = Exclude<ClaimOutcome | TransactOutcome, { state: 'claimed' } | { 
  * awaited, so a delivery costs no more promise turns than it needs.
  */
 export function createPipeline({ options, store }: PipelineOptions): Pipeline {
-  const run = (event: WebhookEvent, handlers: WebhookHandlers | undefined, context?: HandlerContext) =>
-    attempt(
-      () => andThen(runHandler(handlers, event, context), succeeded),
+  const timeoutMs = positiveOption(
+    options.handlerTimeoutMs,
+    DEFAULT_HANDLER_TIMEOUT_MS,
+    'createReceiver: handlerTimeoutMs',
+  );
+  const run = (event: WebhookEvent, handlers: WebhookHandlers | undefined, tx?: unknown) => {
+    const context = new DeliveryContext(tx);
+    return attempt(
+      () =>
+        andThen(
+          withDeadline(runHandler(handlers, event, context), { timeoutMs, context, name: event.name }),
+          succeeded,
+        ),
       (cause): Answer => {
         reportError(options, cause, event);
+        if (isWebhookError(cause) && cause.code === 'handler_timeout') return errorAnswer(cause);
         return errorAnswer(new WebhookError('handler_failed', `the ${event.name} handler threw`, { cause }));
       },
     );
+  };
 
   if (!store) return run;
   if (options.ordering && store.ordering !== true) {
@@ -130,7 +144,7 @@ export function createPipeline({ options, store }: PipelineOptions): Pipeline {
     let failure: Answer | undefined;
     try {
       const outcome = await transact!(claim, async (tx) => {
-        const answer = await run(event, handlers, { tx });
+        const answer = await run(event, handlers, tx);
         if (answer.status === 200) return answer.body as StoredAnswer;
         failure = answer;
         throw new Error('the handler failed; rolling back');

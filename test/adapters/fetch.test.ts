@@ -7,9 +7,12 @@ import { send } from '../helpers/http-client.js';
 import { listen } from '../helpers/listen.js';
 import { answers, MAX_BODY_BYTES, TOKEN } from './deliveries.js';
 import { adapterScenarios } from './scenarios.js';
-import { startFetch } from './servers.js';
+import { startFetch, startFetchOnNodeServer1, startFetchOnNodeServer2 } from './servers.js';
 
 adapterScenarios('Fetch handler on node:http', startFetch, { ownsSocket: false });
+// @hono/node-server hands the Node objects over, so the adapter closes refused connections itself.
+adapterScenarios('Fetch handler on @hono/node-server 2', startFetchOnNodeServer2);
+adapterScenarios('Fetch handler on @hono/node-server 1', startFetchOnNodeServer1);
 
 async function serve(handler: (request: Request) => Promise<Response>): Promise<string> {
   const server = await listen(fetchServer(handler));

@@ -6,9 +6,10 @@ import { articleSyncPayload, signDelivery } from 'webhook-cms-receiver/testing';
 import { send } from '../helpers/http-client.js';
 import { answers, JSON_TYPE, MAX_BODY_BYTES, TOKEN } from './deliveries.js';
 import { adapterScenarios } from './scenarios.js';
-import { serveHono, startHono } from './servers.js';
+import { serveHono, startHono, startHonoOnNodeServer1 } from './servers.js';
 
 adapterScenarios('Hono on @hono/node-server', startHono);
+adapterScenarios('Hono on @hono/node-server 1', startHonoOnNodeServer1);
 
 const receiver = () => createReceiver({ token: TOKEN, maxBodyBytes: MAX_BODY_BYTES });
 

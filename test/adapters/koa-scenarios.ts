@@ -72,6 +72,27 @@ export function koaScenarios(name: string, KoaApp: KoaClass): void {
       expect(events).toHaveLength(1);
     });
 
+    it.each<[string, () => Middleware]>([
+      ['koa-bodyparser', () => koaBodyParser({ jsonLimit: '3mb' })],
+      ['@koa/bodyparser', () => koaBody({ jsonLimit: '3mb' }) as Middleware],
+    ])(
+      'answers 400, not a never-retried 403, to a BOM or invalid UTF-8 body that %s decoded',
+      async (_name, parser) => {
+        const { events, handlers } = recorder();
+        const url = await serve(new KoaApp().use(parser()).use(webhookHandler(receiver(), handlers)));
+        const json = Buffer.from(JSON.stringify(articleSyncPayload({ article: { title: 'XX' } })));
+        const withBom = Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), json]);
+        const invalid = Buffer.from(json);
+        invalid.set([0xc3, 0x28], json.indexOf('XX'));
+        for (const payload of [withBom, invalid]) {
+          expect(await send(url, signDelivery({ token: TOKEN, payload }))).toEqual(
+            answers.error(400, 'Invalid payload'),
+          );
+        }
+        expect(events).toHaveLength(0);
+      },
+    );
+
     it('answers 500 Server misconfigured and logs one line naming the Koa fix behind a parser that kept no raw body', async () => {
       const errors = vi.spyOn(console, 'error').mockImplementation(() => undefined);
       onTestFinished(() => errors.mockRestore());

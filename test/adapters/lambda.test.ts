@@ -58,6 +58,17 @@ describe('Lambda: recorded events of each source', () => {
     expect(result).toEqual({ statusCode: 200, ...shape, body: JSON.stringify(OK), isBase64Encoded: false });
   });
 
+  it.each([
+    ['an empty object', {}],
+    ['null', null],
+  ])(
+    'reads headers of a REST API event whose multiValueHeaders is %s (test invokers, some proxies)',
+    async (_shape, multi) => {
+      const event = { ...recordedEvent<Record<string, unknown>>('api-gateway-rest'), multiValueHeaders: multi };
+      expect(await invoke(event)).toMatchObject({ statusCode: 200, body: JSON.stringify(OK) });
+    },
+  );
+
   it('answers a redelivery of a recorded event as a duplicate, without running the handler again', async () => {
     const sync = vi.fn(publish);
     const counting = webhookHandler(createReceiver({ token: TOKEN, now: () => NOW * 1000 }), { 'article.sync': sync });

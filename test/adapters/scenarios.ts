@@ -6,6 +6,7 @@ import { answers, deliveryAt, MAX_BODY_BYTES, nowSeconds, TOKEN } from './delive
 import type { RunningServer } from '../helpers/listen.js';
 import { countBytesRead, rawExchange } from '../helpers/raw-socket.js';
 import type { StartAdapter } from './servers.js';
+import { repeatedDeliveryIdScenario, wireScenarios } from './wire-scenarios.js';
 
 /** Handlers that record every event and answer with a URL derived from it. */
 function recordingHandlers(overrides: WebhookHandlers = {}) {
@@ -53,6 +54,12 @@ export function adapterScenarios(name: string, start: StartAdapter, traits: Adap
   }
   let endpoint = '';
   let running: RunningServer | undefined;
+  const serveForWire = async (handlers: WebhookHandlers) => {
+    await serve(handlers);
+    return { endpoint, running: running! };
+  };
+  if (ownsSocket && !traits.buffersBody) wireScenarios(name, serveForWire);
+  describe(`${name}: repeated headers (contract v3)`, () => repeatedDeliveryIdScenario(name, serveForWire));
 
   describe(`${name}: accepted deliveries`, () => {
     it.each([

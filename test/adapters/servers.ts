@@ -1,6 +1,7 @@
 import { once } from 'node:events';
 import { createServer, type Server } from 'node:http';
 import { serve } from '@hono/node-server';
+import { serve as serveNodeServer1 } from 'hono-node-server1';
 import express5 from 'express';
 import express4 from 'express4';
 import { Hono } from 'hono';
@@ -55,6 +56,42 @@ export const startHono: StartAdapter = (receiver, handlers) => {
 };
 
 /**
+ * Hono on `@hono/node-server` 1 (`hono-node-server1` is `npm:@hono/node-server@1`).
+ *
+ * @example
+ * ```ts
+ * const { url, close } = await startHonoOnNodeServer1(receiver, handlers);
+ * ```
+ */
+export const startHonoOnNodeServer1: StartAdapter = (receiver, handlers) => {
+  const app = new Hono().all('/webhook', honoHandler(receiver, handlers));
+  return serveHono(app.fetch, 1);
+};
+
+/**
+ * The Fetch adapter served by `@hono/node-server` 2, which hands it the Node objects as its
+ * second argument.
+ *
+ * @example
+ * ```ts
+ * const { url, close } = await startFetchOnNodeServer2(receiver, handlers);
+ * ```
+ */
+export const startFetchOnNodeServer2: StartAdapter = (receiver, handlers) =>
+  serveHono(fetchHandler(receiver, handlers), 2);
+
+/**
+ * The Fetch adapter served by `@hono/node-server` 1.
+ *
+ * @example
+ * ```ts
+ * const { url, close } = await startFetchOnNodeServer1(receiver, handlers);
+ * ```
+ */
+export const startFetchOnNodeServer1: StartAdapter = (receiver, handlers) =>
+  serveHono(fetchHandler(receiver, handlers), 1);
+
+/**
  * The Fetch handler behind a plain node:http → `Request` bridge, at any path.
  *
  * @example
@@ -72,8 +109,12 @@ export const startFetch: StartAdapter = (receiver, handlers) => listen(fetchServ
  * const { url, close } = await serveHono(new Hono().post('/webhook', handler).fetch);
  * ```
  */
-export async function serveHono(fetch: (request: Request) => Response | Promise<Response>): Promise<RunningServer> {
-  const server = serve({ fetch, port: 0, hostname: '127.0.0.1' }) as Server;
+export async function serveHono(
+  fetch: (request: Request, env?: unknown) => Response | Promise<Response>,
+  major: 1 | 2 = 2,
+): Promise<RunningServer> {
+  const options = { fetch, port: 0, hostname: '127.0.0.1' };
+  const server = (major === 1 ? serveNodeServer1(options) : serve(options)) as Server;
   if (!server.listening) await once(server, 'listening');
   return running(server);
 }
@@ -83,7 +124,10 @@ export const adapters: Record<string, StartAdapter> = {
   'Express 4': startExpress4,
   'Express 5': startExpress5,
   'Hono on @hono/node-server': startHono,
+  'Hono on @hono/node-server 1': startHonoOnNodeServer1,
   'Fetch handler on node:http': startFetch,
+  'Fetch handler on @hono/node-server 2': startFetchOnNodeServer2,
+  'Fetch handler on @hono/node-server 1': startFetchOnNodeServer1,
   ...nodeFrameworkAdapters,
   ...h3Adapters,
   ...serverlessAdapters,

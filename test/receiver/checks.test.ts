@@ -377,6 +377,30 @@ describe.each(providers)('checks in contract order with %s', (_name, crypto) => 
         ).deliveryId,
       ).toBeNull();
     });
+
+    it.each([
+      ['an array of two ids', (id: string) => [id, 'other-id']],
+      ['two equal copies', (id: string) => [id, id]],
+      ['a Fetch Headers with the header appended twice', (id: string) => `${id}, ${id}`],
+    ])(
+      'refuses X-Service-Delivery-Id given twice (%s) with 400 Invalid delivery id, never deduplicating on "a, b"',
+      async (_shape, twice) => {
+        const { headers, body } = signed({ deliveryId: 'delivery-1' });
+        const repeated = { ...headers, 'X-Service-Delivery-Id': twice('delivery-1') };
+        const asFetch = new Headers(Object.entries(headers).filter(([name]) => name !== 'X-Service-Delivery-Id'));
+        asFetch.append('X-Service-Delivery-Id', 'delivery-1');
+        asFetch.append('X-Service-Delivery-Id', 'delivery-1');
+        for (const given of [repeated, asFetch]) {
+          expect(await refusal(receiver().verify({ headers: given, body }))).toEqual({
+            status: 400,
+            code: 'invalid_delivery_id',
+            message: 'Invalid delivery id',
+          });
+        }
+        const handled = await receiver().handle({ headers: repeated, body }, {});
+        expect(handled).toEqual({ status: 400, body: { error: 'Invalid delivery id' } });
+      },
+    );
   });
 
   it('signs exactly as the vectors were signed', () => {

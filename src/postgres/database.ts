@@ -1,3 +1,7 @@
+import { pgClient, pgPool } from './pg-database.js';
+import { postgresJs } from './postgres-js-database.js';
+import { rethrowingOriginal } from './rethrow-original.js';
+
 /** A row as the clients return it: column name to value. */
 export type Row = Record<string, unknown>;
 
@@ -73,88 +77,6 @@ export function databaseOf(client: unknown, label: string): Database {
   );
 }
 
-const pgQuery =
-  (client: PgClientLike): Query =>
-  async (text, params) =>
-    (await client.query(text, params as unknown[])).rows;
-
-/**
- * BEGIN … COMMIT on one pg connection; ROLLBACK and the same error when work throws. Calls
- * `lost` when even ROLLBACK fails: the connection is gone (the server rolls back on its own).
- */
-async function inPgTransaction<T>(
-  client: PgClientLike,
-  work: (query: Query, tx: unknown) => Promise<T>,
-  lost: (error: unknown) => void = () => {},
-): Promise<T> {
-  const rollback = () => client.query('ROLLBACK').then(() => {}, lost);
-  await client.query('BEGIN');
-  let result: T;
-  try {
-    result = await work(pgQuery(client), client);
-  } catch (error) {
-    await rollback();
-    throw error;
-  }
-  try {
-    await client.query('COMMIT');
-  } catch (error) {
-    await rollback();
-    throw error;
-  }
-  return result;
-}
-
-function pgPool(pool: PgPoolLike): Database {
-  return {
-    kind: 'pg-pool',
-    query: pgQuery(pool),
-    async transaction(work) {
-      const client = await pool.connect();
-      let broken: unknown;
-      try {
-        return await inPgTransaction(client, work, (error) => {
-          broken = error ?? new Error('ROLLBACK failed');
-        });
-      } finally {
-        // A connection that could not roll back must not be handed out again.
-        client.release(broken);
-      }
-    },
-  };
-}
-
-function pgClient(client: PgClientLike): Database {
-  // One connection holds one transaction at a time: a second BEGIN on it would merge two
-  // deliveries into one transaction, so everything the store sends on it goes in turn.
-  let turn: Promise<unknown> = Promise.resolve();
-  const inTurn = <T>(task: () => Promise<T>): Promise<T> => {
-    const run = turn.then(task, task);
-    turn = run.catch(() => {});
-    return run;
-  };
-  const query = pgQuery(client);
-  return {
-    kind: 'pg-client',
-    query: (text, params) => inTurn(() => query(text, params)),
-    transaction: (work) => inTurn(() => inPgTransaction(client, work)),
-  };
-}
-
-function postgresJs(sql: PostgresJsLike): Database {
-  // `prepare: true` only asks: postgres.js still skips preparing when the client was created
-  // with `prepare: false` (as for PgBouncer in transaction mode).
-  const queryOn =
-    (on: PostgresJsTransactionLike): Query =>
-    async (text, params) =>
-      Array.from(await on.unsafe(text, params as unknown[], { prepare: true }));
-  return {
-    kind: 'postgres',
-    query: queryOn(sql),
-    transaction: (work) => rethrowingOriginal((fail) => sql.begin((tx) => work(queryOn(tx), tx).catch(fail))),
-  };
-}
-
 function pglite(db: PGliteLike): Database {
   const queryOn =
     (on: { query: PGliteLike['query'] }): Query =>
@@ -165,20 +87,4 @@ function pglite(db: PGliteLike): Database {
     query: queryOn(db),
     transaction: (work) => rethrowingOriginal((fail) => db.transaction((tx) => work(queryOn(tx), tx).catch(fail))),
   };
-}
-
-/**
- * postgres.js and PGlite roll back when the callback throws, but may replace its error (with
- * an earlier failed query's, or the ROLLBACK's own): keep the callback's error and rethrow it.
- */
-async function rethrowingOriginal<T>(run: (fail: (error: unknown) => never) => Promise<T>): Promise<T> {
-  let failure: { error: unknown } | undefined;
-  try {
-    return await run((error) => {
-      failure = { error };
-      throw error;
-    });
-  } catch (error) {
-    throw failure ? failure.error : error;
-  }
 }

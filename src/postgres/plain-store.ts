@@ -3,6 +3,7 @@ import { decideClaim } from './claim-rows.js';
 import type { Database, Row } from './database.js';
 import { plainStatements } from './plain-statements.js';
 import { explainPostgresError } from './postgres-errors.js';
+import { storedClaim } from './stored-ids.js';
 import type { Tables } from './table-sql.js';
 
 /** What both modes are built from, once per store. */
@@ -19,6 +20,7 @@ export interface StoreSettings {
  * Plain mode: the semantics of the memory and Redis stores, one statement per step, so a
  * delivery costs two statements on the happy path (claim, complete) plus a renewal per third
  * of the lease while a slow handler runs. Leases and retention run on the database's clock.
+ * Ids are written as `storedId` gives them, so any string works and two never share a row.
  */
 export function plainStore(settings: StoreSettings): DedupStore {
   const { db, tables, leaseMs, retentionMs, ready } = settings;
@@ -35,7 +37,8 @@ export function plainStore(settings: StoreSettings): DedupStore {
   return {
     leaseMs,
     ordering: true,
-    async claim({ deliveryId, order }: DedupClaim) {
+    async claim(claim: DedupClaim) {
+      const { deliveryId, order } = await storedClaim(claim);
       // Random, so two processes can never hold the same lease.
       const lease = globalThis.crypto.randomUUID();
       const rows = order
@@ -52,13 +55,15 @@ export function plainStore(settings: StoreSettings): DedupStore {
       if (strayArticleHold && order) await run('claim', sql.releaseArticle, [order.articleId, lease]);
       return outcome;
     },
-    async renew({ deliveryId, order }, lease) {
+    async renew(claim, lease) {
+      const { deliveryId, order } = await storedClaim(claim);
       const rows = order
         ? await run('renew a lease', sql.renewOrdered, [deliveryId, lease, leaseMs, order.articleId])
         : await run('renew a lease', sql.renew, [deliveryId, lease, leaseMs]);
       return rows.length > 0;
     },
-    async complete({ deliveryId, order }, lease, answer) {
+    async complete(claim, lease, answer) {
+      const { deliveryId, order } = await storedClaim(claim);
       const json = JSON.stringify(answer);
       const rows = order
         ? await run('record a delivery', sql.completeOrdered, [
@@ -72,7 +77,8 @@ export function plainStore(settings: StoreSettings): DedupStore {
         : await run('record a delivery', sql.complete, [deliveryId, lease, json, retentionMs]);
       return rows.length > 0;
     },
-    async release({ deliveryId, order }, lease) {
+    async release(claim, lease) {
+      const { deliveryId, order } = await storedClaim(claim);
       if (order) await run('release a claim', sql.releaseOrdered, [deliveryId, lease, order.articleId]);
       else await run('release a claim', sql.release, [deliveryId, lease]);
     },

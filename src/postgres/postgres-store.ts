@@ -59,6 +59,19 @@ export interface PostgresDedupStoreOptions {
  * {@link postgresDedupTableSql} for the SQL). Database errors propagate, so the receiver
  * answers 503 and the service retries.
  *
+ * **Dropped connections** (a restart, a failover, `pg_terminate_backend`) while a claim or a
+ * transaction is open answer 503 with nothing recorded, and never end the process: the store
+ * listens for `pg`'s `'error'` event on a connection while it uses it. Outside the store's
+ * statements the client is yours: give a `pg` Pool `pool.on('error', …)` for its idle
+ * connections, as `pg` asks. A `pg` Client whose connection dropped stays unusable (every
+ * delivery answers 503 until you connect a new one), another reason to pass a Pool.
+ *
+ * **Any string is an id.** A delivery id or article id of at most 512 UTF-16 code units,
+ * well-formed, without U+0000 and not starting with U+0001 is stored as given. Any other is
+ * stored as U+0001, `sha256:` and the hex SHA-256 of its UTF-16 code units: Postgres `text`
+ * cannot hold U+0000, its index refuses rows over about 2.7 kB, and UTF-8 would turn
+ * '\uD800' and '\uDC00' into the same U+FFFD. Two distinct ids never share a row.
+ *
  * @example
  * ```ts
  * import pg from 'pg';

@@ -67,7 +67,9 @@ export interface PostgresDedupTableSqlOptions {
 /**
  * The SQL that creates the store's two tables, for a migration (then pass `createTable: false`).
  *
- * - `<table>` (default `webhook_deliveries`): one row per delivery id. `lease` identifies the
+ * - `<table>` (default `webhook_deliveries`): one row per delivery id (an id with U+0000, a
+ *   lone surrogate or over 512 code units, or one starting with U+0001, is stored as U+0001,
+ *   `sha256:` and a hash; `article_id` likewise). `lease` identifies the
  *   request holding it; `answer` is null while a handler runs and the stored answer once done;
  *   the row counts as absent once `expires_at` (the lease, then the retention) has passed.
  * - `<table>_articles`: with `ordering: true`, per article the newest envelope timestamp

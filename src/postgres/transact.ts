@@ -3,6 +3,7 @@ import { decideClaim } from './claim-rows.js';
 import type { Query, Row } from './database.js';
 import type { StoreSettings } from './plain-store.js';
 import { explainPostgresError, isLockConflict } from './postgres-errors.js';
+import { storedClaim } from './stored-ids.js';
 import { transactionStatements } from './transaction-statements.js';
 
 /** How long a claim waits for a copy of its delivery (or a delivery for its article) in flight before answering in-progress. */
@@ -57,14 +58,16 @@ export function transactFor(settings: StoreSettings) {
     }
     if (rows.length === 0) {
       throw new Error(
-        `postgresDedupStore: the row of delivery ${deliveryId} vanished inside its own transaction; nothing was ` +
+        `postgresDedupStore: the row of delivery ${JSON.stringify(deliveryId)} vanished inside its own transaction; nothing was ` +
           "committed. Does something else delete this store's rows?",
       );
     }
   };
 
-  return async (claim: DedupClaim, work: (tx: unknown) => Promise<StoredAnswer>): Promise<TransactOutcome> => {
+  return async (given: DedupClaim, work: (tx: unknown) => Promise<StoredAnswer>): Promise<TransactOutcome> => {
     await ready();
+    // Ids as the tables hold them: any string works, and two never share a row.
+    const claim = await storedClaim(given);
     const lease = globalThis.crypto.randomUUID();
     try {
       return await db.transaction(async (query, tx): Promise<TransactOutcome> => {

@@ -1,4 +1,5 @@
 import type { DedupClaim } from '../dedup/store.js';
+import { storedId } from './stored-ids.js';
 
 /** The prefix every key starts with unless `keyPrefix` says otherwise. */
 export const DEFAULT_KEY_PREFIX = 'webhook-cms:';
@@ -10,15 +11,17 @@ export const DEFAULT_KEY_PREFIX = 'webhook-cms:';
  *   all under the hash tag `{a:<articleId>}`: `<prefix>{a:<articleId>}:id:<deliveryId>`,
  *   `…:mark` and `…:run`. The three share everything up to the tag's closing brace, so they
  *   hash alike whatever the ids contain.
+ *
+ * Ids are written as `storedId` gives them: any string works, and two never share a key.
  */
-export type KeysOf = (claim: DedupClaim) => string[];
+export type KeysOf = (claim: DedupClaim) => Promise<string[]>;
 
 /**
  * Checks `keyPrefix` and returns the key layout for it.
  *
  * @example
  * ```ts
- * keysFor('webhook-cms:')({ deliveryId: 'd1' }); // ['webhook-cms:id:d1']
+ * await keysFor('webhook-cms:')({ deliveryId: 'd1' }); // ['webhook-cms:id:d1']
  * ```
  */
 export function keysFor(prefix: string): KeysOf {
@@ -34,9 +37,10 @@ export function keysFor(prefix: string): KeysOf {
         'article\'s keys across Redis Cluster slots. Remove the braces, or put a name inside them ("{webhooks}:").',
     );
   }
-  return ({ deliveryId, order }) => {
-    if (!order) return [`${prefix}id:${deliveryId}`];
-    const article = `${prefix}{a:${order.articleId}}`;
-    return [`${article}:id:${deliveryId}`, `${article}:mark`, `${article}:run`];
+  return async ({ deliveryId, order }) => {
+    const delivery = await storedId(deliveryId);
+    if (!order) return [`${prefix}id:${delivery}`];
+    const article = `${prefix}{a:${await storedId(order.articleId, true)}}`;
+    return [`${article}:id:${delivery}`, `${article}:mark`, `${article}:run`];
   };
 }

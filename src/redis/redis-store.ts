@@ -28,7 +28,16 @@ export interface RedisDedupStoreOptions {
  *
  * Works with `redis` (node-redis v4+) and `ioredis` v5, on one Redis or a Redis Cluster
  * (`createCluster`, `new Cluster(…)`): every script's keys share one hash slot. Redis errors
- * propagate, so the receiver answers 503 and the service retries.
+ * propagate, so the receiver answers 503 and the service retries: a connection killed while a
+ * claim is unanswered is a 503 with node-redis, while ioredis sends the claim again once it
+ * reconnected (`autoResendUnfulfilledCommands`). Give either client the `'error'` listener
+ * its library asks for.
+ *
+ * **Any string is an id.** A delivery id or article id of at most 512 UTF-16 code units,
+ * well-formed, without U+0000 and not starting with U+0001 (an article id also without `}`,
+ * which would end its hash tag) is written into its key as given. Any other is written as
+ * U+0001, `sha256:` and the hex SHA-256 of its UTF-16 code units: UTF-8 would turn '\uD800'
+ * and '\uDC00' into the same U+FFFD. Two distinct ids never share a key.
  *
  * @example
  * ```ts
@@ -54,18 +63,18 @@ export function redisDedupStore(client: RedisClientLike, options: RedisDedupStor
       // Random, so two processes can never hold the same lease.
       const id = globalThis.crypto.randomUUID();
       const args = claim.order ? [id, lease, String(claim.order.timestamp), retention] : [id, lease];
-      return outcomeOf(await run(CLAIM_SCRIPT, keysOf(claim), args), id, claim);
+      return outcomeOf(await run(CLAIM_SCRIPT, await keysOf(claim), args), id, claim);
     },
     async renew(claim, id) {
-      return Number(await run(RENEW_SCRIPT, keysOf(claim), [id, lease])) === 1;
+      return Number(await run(RENEW_SCRIPT, await keysOf(claim), [id, lease])) === 1;
     },
     async complete(claim, id, answer) {
       const args = [id, JSON.stringify(answer), retention];
       if (claim.order) args.push(String(claim.order.timestamp));
-      return Number(await run(COMPLETE_SCRIPT, keysOf(claim), args)) === 1;
+      return Number(await run(COMPLETE_SCRIPT, await keysOf(claim), args)) === 1;
     },
     async release(claim, id) {
-      await run(RELEASE_SCRIPT, keysOf(claim), [id]);
+      await run(RELEASE_SCRIPT, await keysOf(claim), [id]);
     },
   };
 }

@@ -1,0 +1,47 @@
+import { afterAll, beforeAll, describe } from 'vitest';
+import { memoryDedupStore } from 'webhook-cms-receiver';
+import { postgresDedupStore } from 'webhook-cms-receiver/postgres';
+import { redisDedupStore } from 'webhook-cms-receiver/redis';
+import {
+  type ClientName,
+  describeWithServer,
+  freshTable,
+  openDatabase,
+  server,
+  type TestDatabase,
+} from '../postgres/postgres-clients.js';
+import { clientNames, connect, describeWithRedis, freshPrefix, type TestClient } from '../redis/redis-clients.js';
+import { oddIdContract } from './odd-ids.js';
+
+afterAll(() => server.stop());
+
+oddIdContract('memoryDedupStore', () => memoryDedupStore());
+
+describeWithRedis('redisDedupStore', () => {
+  for (const name of clientNames) {
+    describe(`with ${name}`, () => {
+      let redis: TestClient;
+      beforeAll(async () => {
+        redis = await connect(name);
+      });
+      afterAll(() => redis?.close());
+      oddIdContract(`redisDedupStore (${name})`, () => redisDedupStore(redis.client, { keyPrefix: freshPrefix() }));
+    });
+  }
+});
+
+const postgresClients: ClientName[] = ['pg Pool', 'pg Client', 'postgres', 'PGlite'];
+for (const name of postgresClients) {
+  (name === 'PGlite' ? describe : describeWithServer)(`postgresDedupStore with ${name}`, () => {
+    let db: TestDatabase;
+    beforeAll(async () => {
+      db = await openDatabase(name);
+    }, 60_000);
+    afterAll(() => db?.close());
+    for (const transactional of [false, true]) {
+      oddIdContract(`postgresDedupStore (${name}${transactional ? ', transactional' : ''})`, () =>
+        postgresDedupStore(db.client, { table: freshTable(), transactional }),
+      );
+    }
+  });
+}

@@ -20,6 +20,8 @@ export {
 } from './receiver/options.js';
 export type { DeliveryInput } from './receiver/verify-delivery.js';
 export type { InspectedDelivery } from './receiver/inspection.js';
+export type { Logger, LogFields } from './receiver/logger.js';
+export { DEFAULT_HANDLER_TIMEOUT_MS } from './receiver/deadline.js';
 export type { WebhookHandlers, HandlerResult, HandlerContext, HandlerSignal } from './receiver/handlers.js';
 export type { Answer, AnswerBody } from './receiver/answers.js';
 export { WebhookError, isWebhookError, type WebhookErrorCode } from './errors/webhook-error.js';

@@ -96,14 +96,12 @@ const FETCH_BODY_USED: AlreadyParsed = {
   fix: 'Hand the Request to the webhook handler before anything reads its body, or hand over request.clone().',
 };
 
-/** The refusal of a body a parser consumed first: a host fault (500), logged once with the fix. */
+/** The refusal of a body a parser consumed first: a host fault (500), logged by the receiver with the fix. */
 function alreadyParsed(body: AlreadyParsed): WebhookError {
-  const error = new WebhookError(
+  return new WebhookError(
     'body_already_parsed',
     `the request body was already consumed by ${body.alreadyParsed}, so the raw bytes the signature covers are gone. ${body.fix}`,
   );
-  console.error(`webhook-cms-receiver: ${error.reason}`);
-  return error;
 }
 
 type Read = { bytes: Uint8Array | string } | { answer: HttpAnswer };

@@ -8,7 +8,7 @@ import type { Admission, AdmittedRequest, BodyHasher, RequestHead } from './admi
 import { type Answer, errorAnswer } from './answers.js';
 import { type Core, handleInput } from './handle-input.js';
 import type { WebhookHandlers } from './handlers.js';
-import { reject } from './hooks.js';
+import { reportRejection } from './hooks.js';
 import { inspectDelivery } from './inspection.js';
 import { matchToken } from './token.js';
 import { type Admitted, type StreamedDigest, verifyDelivery } from './verify-delivery.js';
@@ -19,7 +19,7 @@ const DIGITS = /^[0-9]+$/;
 export function admit(core: Core, head: RequestHead): Admission {
   const { config, options } = core;
   const refuse = (thrown: unknown, authenticated = false): Admission => {
-    const error = reject(options, thrown, head?.headers);
+    const error = reportRejection(options, thrown, head?.headers);
     const answer = errorAnswer(error);
     const receivedAt = config.now();
     inspectDelivery(options, config.now, {
@@ -118,7 +118,7 @@ class Admittance implements AdmittedRequest {
 
   refuse(thrown: unknown): Answer {
     const { options, config } = this.core;
-    const error = reject(options, thrown, this.headers);
+    const error = reportRejection(options, thrown, this.headers);
     const answer = errorAnswer(error);
     const receivedAt = config.now();
     inspectDelivery(options, config.now, {

@@ -3,7 +3,7 @@ import { andThen, attempt } from '../internal/maybe.js';
 import { type Answer, errorAnswer } from './answers.js';
 import type { VerifyConfig } from './config.js';
 import type { WebhookHandlers } from './handlers.js';
-import { reject } from './hooks.js';
+import { reportRejection } from './hooks.js';
 import { inspectDelivery } from './inspection.js';
 import type { ReceiverOptions } from './options.js';
 import type { Pipeline } from './pipeline.js';
@@ -25,7 +25,7 @@ export interface HandleInput {
 /** Verifies and handles one delivery; never throws, synchronous where the store and handler are. */
 export function handleInput(core: Core, { input, handlers, admitted }: HandleInput) {
   if (core.options.inspect) return inspected(core, { input, handlers, admitted });
-  const refused = (thrown: unknown): Answer => errorAnswer(reject(core.options, thrown, headersOf(input)));
+  const refused = (thrown: unknown): Answer => errorAnswer(reportRejection(core.options, thrown, headersOf(input)));
   return attempt(
     () => andThen(verifyDelivery(core.config, input, admitted), (event) => core.pipeline(event, handlers), refused),
     refused,
@@ -37,7 +37,7 @@ function inspected(core: Core, { input, handlers, admitted }: HandleInput) {
   const receivedAt = core.config.now();
   const seen: { event?: WebhookEvent; error?: unknown } = {};
   const refused = (thrown: unknown): Answer =>
-    errorAnswer((seen.error = reject(core.options, thrown, headersOf(input))));
+    errorAnswer((seen.error = reportRejection(core.options, thrown, headersOf(input))));
   const run = (event: WebhookEvent) => {
     seen.event = event;
     return core.pipeline(event, handlers);

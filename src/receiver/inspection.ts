@@ -52,7 +52,7 @@ export function inspectDelivery(options: ReceiverOptions, now: () => number, see
   const body = seen.body instanceof Uint8Array || typeof seen.body === 'string' ? seen.body : undefined;
   const error = isWebhookError(seen.error) ? { code: seen.error.code, reason: seen.error.reason } : undefined;
   const { event } = seen;
-  callHook('inspect', options.inspect, {
+  callHook(options, 'inspect', options.inspect, {
     receivedAt: seen.receivedAt,
     durationMs: Math.max(0, now() - seen.receivedAt),
     method: seen.method,

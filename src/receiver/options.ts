@@ -3,6 +3,7 @@ import type { DedupStore } from '../dedup/store.js';
 import type { WebhookError } from '../errors/webhook-error.js';
 import type { WebhookEvent } from '../events/types.js';
 import type { InspectedDelivery } from './inspection.js';
+import type { Logger } from './logger.js';
 
 /** The default of `toleranceSeconds`: how far the timestamp header may be from now. */
 export const DEFAULT_TOLERANCE_SECONDS = 300;
@@ -69,7 +70,14 @@ export interface ReceiverOptions {
   now?: () => number;
   /** HMAC implementation. Default: node:crypto where available, else Web Crypto. */
   crypto?: CryptoProvider;
-  /** Called for every refused delivery, with the internal reason. */
+  /**
+   * Where refusals (`warn`, at most one line per code per minute, with a count of those left
+   * out), handler failures and host faults (`error`) go when no hook takes them: `console` by
+   * default, pino, a framework's logger (`fastify.log`), or `false`. Never the token, a
+   * signature or the payload.
+   */
+  logger?: Logger | false;
+  /** Called for every refused delivery, with the internal reason. Replaces the default `warn` line. */
   onRejected?: (error: WebhookError, info: RejectionInfo) => void;
   /** Called when a delivery is answered from the dedup store instead of running the handler. */
   onDuplicate?: (info: DuplicateInfo) => void;

@@ -85,11 +85,11 @@ export function createPipeline({ options, store }: PipelineOptions): Pipeline {
         newerTimestamp: outcome.newerTimestamp,
         event,
       };
-      callHook('onStale', options.onStale, info);
+      callHook(options, 'onStale', options.onStale, info);
       return { status: 200, body: STALE_ANSWER };
     }
     const inProgress = outcome.state === 'in-progress';
-    callHook('onDuplicate', options.onDuplicate, { deliveryId: claim.deliveryId, inProgress, event });
+    callHook(options, 'onDuplicate', options.onDuplicate, { deliveryId: claim.deliveryId, inProgress, event });
     if (outcome.state === 'in-progress') {
       return errorAnswer(new WebhookError('delivery_in_progress', 'another copy of this delivery is being handled'));
     }

@@ -162,7 +162,9 @@ describe('handle() never throws, and answers 500 only when a handler threw', () 
         await receiver.verify(signed).then(
           (event) => expect(Object.getPrototypeOf(event.payload)).toBe(Object.prototype),
           (error: unknown) =>
-            expect((error as { code?: string }).code).toMatch(/^(invalid_payload|missing_delivery_id)$/),
+            expect((error as { code?: string }).code).toMatch(
+              /^(invalid_payload|missing_delivery_id|invalid_delivery_id)$/,
+            ),
         );
         expect(unexpected).toEqual([]);
         expectObjectPrototypeUntouched();

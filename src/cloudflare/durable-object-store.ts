@@ -5,6 +5,7 @@ import {
   DEFAULT_LEASE_MS,
   DEFAULT_RETENTION_MS,
 } from 'webhook-cms-receiver';
+import { storedClaim } from '../dedup/stored-ids.js';
 import { positiveOption } from '../internal/positive.js';
 import type { DurableObjectNamespaceLike } from './bindings.js';
 import { type LedgerOp, type LedgerRequest, type LedgerResult, objectNameOf, PROTOCOL_VERSION } from './protocol.js';
@@ -62,7 +63,9 @@ export function durableObjectDedupStore<Id>(
   const leaseMs = finiteOption(options.leaseMs, DEFAULT_LEASE_MS, 'leaseMs');
   const retentionMs = finiteOption(options.retentionMs, DEFAULT_RETENTION_MS, 'retentionMs');
 
-  const call = async (op: LedgerOp, claim: DedupClaim, extra: Partial<LedgerRequest> = {}): Promise<LedgerResult> => {
+  const call = async (op: LedgerOp, given: DedupClaim, extra: Partial<LedgerRequest> = {}): Promise<LedgerResult> => {
+    // Storage keys hold at most 2 KiB and object names go through UTF-8: odd ids are hashed.
+    const claim = await storedClaim(given);
     const stub = namespace.get(namespace.idFromName(objectNameOf(claim)));
     const request: LedgerRequest = { v: PROTOCOL_VERSION, op, claim: plain(claim), leaseMs, retentionMs, ...extra };
     const response = await stub.fetch(CALL_URL + op, {

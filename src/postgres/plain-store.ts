@@ -3,7 +3,7 @@ import { decideClaim } from './claim-rows.js';
 import type { Database, Row } from './database.js';
 import { plainStatements } from './plain-statements.js';
 import { explainPostgresError } from './postgres-errors.js';
-import { storedClaim } from './stored-ids.js';
+import { storedClaim } from '../dedup/stored-ids.js';
 import type { Tables } from './table-sql.js';
 
 /** What both modes are built from, once per store. */

@@ -3,7 +3,7 @@ import { decideClaim } from './claim-rows.js';
 import type { Query, Row } from './database.js';
 import type { StoreSettings } from './plain-store.js';
 import { explainPostgresError, isLockConflict } from './postgres-errors.js';
-import { storedClaim } from './stored-ids.js';
+import { storedClaim } from '../dedup/stored-ids.js';
 import { transactionStatements } from './transaction-statements.js';
 
 /** How long a claim waits for a copy of its delivery (or a delivery for its article) in flight before answering in-progress. */

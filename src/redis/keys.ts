@@ -1,5 +1,5 @@
 import type { DedupClaim } from '../dedup/store.js';
-import { storedId } from './stored-ids.js';
+import { storedId } from '../dedup/stored-ids.js';
 
 /** The prefix every key starts with unless `keyPrefix` says otherwise. */
 export const DEFAULT_KEY_PREFIX = 'webhook-cms:';
@@ -40,7 +40,7 @@ export function keysFor(prefix: string): KeysOf {
   return async ({ deliveryId, order }) => {
     const delivery = await storedId(deliveryId);
     if (!order) return [`${prefix}id:${delivery}`];
-    const article = `${prefix}{a:${await storedId(order.articleId, true)}}`;
+    const article = `${prefix}{a:${await storedId(order.articleId, { forbidden: '}' })}}`;
     return [`${article}:id:${delivery}`, `${article}:mark`, `${article}:run`];
   };
 }

@@ -103,6 +103,32 @@ export function storeChecks(worker, binding) {
         assert.deepEqual(await call('claim', at(article, 150)), { state: 'stale', newerTimestamp: 200 });
       },
     ],
+    [
+      label('odd ids (NUL, lone surrogates, 10 KB) as delivery and article ids: each its own record (contract v3)'),
+      async () => {
+        const long = 'x'.repeat(10 * 1024);
+        const odd = ['\u0000', 'a\u0000b', '\uD800', '\uDC00', '\uFFFD', `${long}a`, `${long}b`, '\u0001'];
+        const answerFor = (i) => ({ ok: true, published_url: `https://odd.example.com/${i}` });
+        for (const [i, deliveryId] of odd.entries()) {
+          const claim = { deliveryId: `${deliveryId}${binding}` };
+          const lease = await claimed(claim);
+          assert.equal(await call('complete', claim, { lease, answer: answerFor(i) }), true, `complete #${i}`);
+        }
+        for (const [i, deliveryId] of odd.entries()) {
+          const replay = await call('claim', { deliveryId: `${deliveryId}${binding}` });
+          assert.deepEqual(replay, { state: 'done', answer: answerFor(i) }, `replay of id #${i}`);
+        }
+        for (const [i, articleId] of odd.entries()) {
+          const lease = await claimed(at(`${articleId}${i}`, 200));
+          assert.ok(lease, `article #${i}`);
+        }
+        // Lone surrogates of one article never meet another's mark.
+        const marked = at('\uD800mark', 300);
+        assert.equal(await call('complete', marked, { lease: await claimed(marked), answer: { ok: true } }), true);
+        assert.equal((await call('claim', at('\uDC00mark', 100))).state, 'claimed');
+        assert.equal((await call('claim', at('\uD800mark', 100))).state, 'stale');
+      },
+    ],
   ];
 }
 

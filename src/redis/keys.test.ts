@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { keysFor } from './keys.js';
-import { PLAIN_ID_MAX, storedId } from './stored-ids.js';
+import { PLAIN_ID_MAX, storedId } from '../dedup/stored-ids.js';
 
 // U+0001, then the hash.
 const HASHED = new RegExp(`^${String.fromCharCode(1)}sha256:[0-9a-f]{64}$`);
@@ -26,7 +26,7 @@ describe('storedId (redis)', () => {
   });
 
   it('hashes an article id holding "}", which would end its hash tag early', async () => {
-    expect(await storedId('p}:id:q', true)).toMatch(HASHED);
+    expect(await storedId('p}:id:q', { forbidden: '}' })).toMatch(HASHED);
     const [delivery] = await keysFor('')({ deliveryId: 'q}:mark', order: { articleId: 'p', timestamp: 1 } });
     const [, mark] = await keysFor('')({ deliveryId: 'd', order: { articleId: 'p}:id:q', timestamp: 1 } });
     expect(delivery).not.toBe(mark);

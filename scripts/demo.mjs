@@ -123,7 +123,7 @@ console.log(
     : `\n${failed} step(s) got an unexpected answer.`,
 );
 console.log(
-  'Next: copy examples/express-publisher and read its README, or see the Adapters section of README.md for Hono, Bun, Deno, Workers and Next.js.',
+  'Next: copy examples/express-publisher and read its README, or see the Other frameworks section of README.md for Hono, Bun, Deno, Workers and Next.js.',
 );
 await publisher.close();
 await rm(contentDir, { recursive: true, force: true });

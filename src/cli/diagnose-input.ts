@@ -56,7 +56,7 @@ function fromCapture(path: string, lineFlag: string | undefined): CapturedDelive
  */
 export function parseHeaderFile(text: string): Record<string, string | string[]> {
   const trimmed = text.trim();
-  if (trimmed.startsWith('{')) {
+  if (trimmed.startsWith('{') && !isCurlVerbose(trimmed)) {
     try {
       return JSON.parse(trimmed) as Record<string, string | string[]>;
     } catch (error) {
@@ -65,8 +65,11 @@ export function parseHeaderFile(text: string): Record<string, string | string[]>
   }
   const headers: Record<string, string | string[]> = {};
   const lines = trimmed.split(/\r?\n/);
+  // curl -v output mixes what was sent ("> "), what came back ("< "), its notes ("* "), its
+  // progress meter, "[n bytes data]" markers and the answer's body: only the "> " lines are the request's.
+  const curl = isCurlVerbose(trimmed);
   for (const [index, raw] of lines.entries()) {
-    // curl -v marks what it sent with "> ", what came back with "< " and its own notes with "* ".
+    if (curl && !/^>( |$)/.test(raw)) continue;
     if (/^[<*]/.test(raw)) continue;
     const line = raw.replace(/^> ?/, '');
     if (line.trim() === '' || /^[A-Z]+ \S+ HTTP\/[\d.]+$/.test(line) || /^HTTP\/[\d.]+ \d+/.test(line)) continue;
@@ -82,10 +85,23 @@ export function parseHeaderFile(text: string): Record<string, string | string[]>
   return headers;
 }
 
-/** `--now`: Unix seconds, or an ISO 8601 date. */
+/** curl -v's request line, "> POST /path HTTP/1.1", somewhere in the text. */
+const isCurlVerbose = (text: string): boolean => /^> [A-Z]+ \S+ HTTP\/[\d.]+\r?$/m.test(text);
+
+/** The latest time a Date can hold, in milliseconds (ECMAScript's limit, in the year 275760). */
+const MAX_DATE_MS = 8.64e15;
+
+/** `--now`: Unix seconds, or an ISO 8601 date; a usage error for anything a Date cannot hold. */
 export function nowFrom(flag: string | undefined): number | undefined {
   if (flag === undefined) return undefined;
-  if (/^\d+$/.test(flag)) return Number(flag) * 1000;
+  if (/^\d+$/.test(flag)) {
+    const ms = Number(flag) * 1000;
+    if (!(ms <= MAX_DATE_MS))
+      throw new UsageError(
+        `--now ${flag.length > 24 ? `${flag.slice(0, 24)}…` : flag} is out of range: give Unix seconds (10 digits today, e.g. ${Math.floor(Date.now() / 1000)}) or an ISO 8601 date.`,
+      );
+    return ms;
+  }
   const parsed = Date.parse(flag);
   if (Number.isNaN(parsed))
     throw new UsageError(`--now must be Unix seconds or an ISO 8601 date such as 2026-01-31T12:00:00Z, got "${flag}".`);

@@ -2,7 +2,7 @@ const TOKEN_NOTE = `The token comes from the WEBHOOK_TOKEN environment variable,
 --token-env NAME names; never from the command line, where the process list and shell
 history would keep it. It is never printed.`;
 
-export const TOP_HELP = `webhook-cms-receiver: send, sign, probe and diagnose Webhook CMS deliveries
+export const TOP_HELP = `webhook-cms-receiver: send, sign, probe, diagnose and inspect Webhook CMS deliveries
 
 Usage:
   webhook-cms-receiver send --url URL --event EVENT [options]   send a delivery like the service does
@@ -110,4 +110,32 @@ Options:
 ${TOKEN_NOTE} Neither is an HMAC made with it.
 
 Exit codes: 0 the request would be accepted, 1 it is refused, 2 usage error.
+`;
+
+export const INSPECT_HELP = `Usage: webhook-cms-receiver inspect [--file FILE] [--target URL] [options]
+
+Serves a live page of the deliveries your receiver recorded, on 127.0.0.1, until Ctrl-C:
+time, headers (Authorization redacted), body, verdict with its reason, the diagnosis of a
+refusal, and buttons to replay a delivery re-signed or send a new one to --target.
+
+Recording is yours to switch on, in development only: give the receiver the inspector,
+  createReceiver({ token, inspect: createInspector({ token }) })
+(createInspector from webhook-cms-receiver/testing). It writes
+.webhook-inspector/deliveries.jsonl under the server's working directory; run inspect from
+the same directory, or point --file at it.
+
+Options:
+  --file FILE          the records (default: .webhook-inspector/deliveries.jsonl here)
+  --target URL         where replays and new deliveries go, e.g. http://127.0.0.1:3000/webhook;
+                       needs the token too. A delivery refused for its token is never replayed.
+  --host HOST          the address to serve on (default: 127.0.0.1)
+  --port PORT          the port (default: a free one)
+  --allow-remote       allow a --host other than loopback: the page shows article bodies
+  --token-env NAME     the environment variable holding the token (default: WEBHOOK_TOKEN)
+  --json               print the page's address as one JSON line
+  -h, --help           this help
+
+${TOKEN_NOTE}
+
+Exit codes: 0 stopped with Ctrl-C, 2 usage error.
 `;

@@ -1,4 +1,5 @@
 import { parseArgs, type ParseArgsConfig } from 'node:util';
+import { parseErrorMessage } from './parse-errors.js';
 import { UsageError } from './usage-error.js';
 
 /** Where the CLI writes and what it reads from the environment; one object so tests and main share the code. */
@@ -23,15 +24,16 @@ type StrictConfig<T extends Options> = { args: string[]; options: T; strict: tru
 /** The flags parseArgs found, typed from the option definitions. */
 export type Flags<T extends Options> = ReturnType<typeof parseArgs<StrictConfig<T>>>['values'];
 
-/** node:util parseArgs, strict, with its errors turned into usage errors. */
-export function parseFlags<T extends Options>(args: string[], options: T): Flags<T> {
-  return parseCommandLine(args, options, false).flags;
+/** node:util parseArgs, strict, with its errors turned into usage errors naming the flag and the fix. */
+export function parseFlags<T extends Options>(args: string[], options: T, command: string): Flags<T> {
+  return parseCommandLine(args, options, command, false).flags;
 }
 
 /** The same, also returning the arguments that are not flags (such as probe's URL). */
 export function parseCommandLine<T extends Options>(
   args: string[],
   options: T,
+  command: string,
   allowPositionals = true,
 ): { flags: Flags<T>; positionals: string[] } {
   rejectTokenFlag(args);
@@ -39,7 +41,7 @@ export function parseCommandLine<T extends Options>(
     const { values, positionals } = parseArgs<StrictConfig<T>>({ args, options, strict: true, allowPositionals });
     return { flags: values, positionals };
   } catch (error) {
-    throw new UsageError((error as Error).message);
+    throw parseErrorMessage(error, command, options);
   }
 }
 

@@ -2,7 +2,7 @@ import { type ProbeRow, probeEndpoint } from '../testing/probe.js';
 import { PROBE_HELP } from './help.js';
 import { tokenFrom, urlFrom } from './inputs.js';
 import { parseCommandLine, redacting, wholeNumber, writeJson, type Io } from './io.js';
-import { EXIT, UsageError } from './usage-error.js';
+import { EXIT, Inputs } from './usage-error.js';
 
 const OPTIONS = {
   'token-env': { type: 'string' },
@@ -16,21 +16,24 @@ const NAME_WIDTH = 22;
 
 /** `probe <url>`: the contract's conformance check against a running endpoint, as a table. Exit 1 on a failed row. */
 export async function probeCommand(args: string[], io: Io): Promise<number> {
-  const { flags, positionals } = parseCommandLine(args, OPTIONS);
+  const { flags, positionals } = parseCommandLine(args, OPTIONS, 'probe');
   if (flags.help) {
     io.stdout(PROBE_HELP);
     return EXIT.delivered;
   }
+  // Every input is read before any is refused, so one run names every mistake.
+  const inputs = new Inputs();
   if (positionals.length !== 1)
-    throw new UsageError(
+    inputs.add(
       positionals.length === 0
         ? "missing URL: webhook-cms-receiver probe https://example.com/webhook (the endpoint's full address)"
         : `probe takes one URL, got ${positionals.length} arguments`,
     );
-  const url = urlFrom(positionals[0]);
-  const token = tokenFrom(flags['token-env'], io.env);
+  const url = positionals.length === 1 ? inputs.take(() => urlFrom(positionals[0])) : undefined;
+  const token = inputs.take(() => tokenFrom(flags['token-env'], io.env));
+  const timeoutMs = inputs.take(() => wholeNumber(flags['timeout-ms'], '--timeout-ms', 1));
+  inputs.check();
   const out = redacting(io, token);
-  const timeoutMs = wholeNumber(flags['timeout-ms'], '--timeout-ms', 1);
   const writes = flags.writes === true;
   if (!flags.json) {
     const mode = writes
@@ -40,8 +43,8 @@ export async function probeCommand(args: string[], io: Io): Promise<number> {
       `Probing ${url} against contract v2 (${mode})\n\n  ${'result'.padEnd(7)}${'check'.padEnd(NAME_WIDTH)}reason\n`,
     );
   }
-  const result = await probeEndpoint(url, {
-    token,
+  const result = await probeEndpoint(url!, {
+    token: token!,
     writes,
     timeoutMs,
     onRow: flags.json ? undefined : (row) => out.stdout(rowLine(row)),

@@ -1,8 +1,9 @@
 import { deliver, type DeliveryAttempt, type DeliveryResult } from '../testing/deliver.js';
+import { redirectReason } from '../testing/deliver-summary.js';
 import { SEND_HELP } from './help.js';
 import { sendPayload, tokenFrom, urlFrom } from './inputs.js';
 import { parseFlags, redacting, wholeNumber, writeJson, type Flags, type Io } from './io.js';
-import { EXIT } from './usage-error.js';
+import { EXIT, Inputs } from './usage-error.js';
 
 const OPTIONS = {
   url: { type: 'string' },
@@ -23,34 +24,38 @@ type SendFlags = Flags<typeof OPTIONS>;
 
 /** `send`: delivers like the service, printing each attempt as it happens. Resolves to the exit code. */
 export async function sendCommand(args: string[], io: Io): Promise<number> {
-  const flags = parseFlags(args, OPTIONS);
+  const flags = parseFlags(args, OPTIONS, 'send');
   if (flags.help) {
     io.stdout(SEND_HELP);
     return EXIT.delivered;
   }
-  const token = tokenFrom(flags['token-env'], io.env);
+  // Every input is read before any is refused, so one run names every mistake.
+  const inputs = new Inputs();
+  const token = inputs.take(() => tokenFrom(flags['token-env'], io.env));
+  const url = inputs.take(() => urlFrom(flags.url));
+  const sent = inputs.take(() => sendPayload(flags.event, flags.file));
+  const repeat = inputs.take(() => wholeNumber(flags.repeat, '--repeat', 1)) ?? 1;
+  const staleBy = inputs.take(() => wholeNumber(flags.stale, '--stale', 0));
+  inputs.check();
   const out = redacting(io, token);
-  const url = urlFrom(flags.url);
-  const { payload, event } = sendPayload(flags.event, flags.file);
-  const repeat = wholeNumber(flags.repeat, '--repeat', 1) ?? 1;
-  const staleBy = wholeNumber(flags.stale, '--stale', 0);
+  const { payload, event } = sent!;
   const deliveryId = flags['delivery-id'] ?? globalThis.crypto.randomUUID();
   const json = flags.json === true;
   if (!json) out.stdout(`POST ${url}\n  event ${event}, delivery ${deliveryId}, Authorization: Bearer ***\n`);
   let code: number = EXIT.delivered;
   for (let copy = 1; copy <= repeat; copy++) {
     if (repeat > 1 && !json) out.stdout(`copy ${copy} of ${repeat}\n`);
-    const result = await deliver(url, {
-      token,
+    const result = await deliver(url!, {
+      token: token!,
       payload,
       deliveryId,
       tamper: flags.tamper,
       wrongToken: flags['wrong-token'],
       staleBy,
       maxAttempts: flags['no-retry'] ? 1 : undefined,
-      onAttempt: json ? undefined : (attempt) => out.stdout(attemptLine(attempt, url)),
+      onAttempt: json ? undefined : (attempt) => out.stdout(attemptLine(attempt, url!)),
     });
-    if (json) writeJson(out, jsonLine(result, url, event, copy));
+    if (json) writeJson(out, jsonLine(result, url!, event, copy));
     else out.stdout(outcomeLine(result, flags));
     if (result.outcome !== 'delivered') code = EXIT.failed;
   }
@@ -67,10 +72,14 @@ function jsonLine(result: DeliveryResult, url: string, event: string, copy: numb
 const notFoundHint = (url: string) => `is the path right? tried POST ${url}`;
 
 function attemptLine(attempt: DeliveryAttempt, url: string): string {
+  const { status } = attempt;
+  const cut = attempt.bodyTruncated ? ' (only the first 64 KiB read)' : '';
   const answer =
-    attempt.status === null
+    status === null
       ? `no answer after ${attempt.elapsedMs} ms: ${attempt.error}`
-      : `${attempt.status} in ${attempt.elapsedMs} ms  ${shortBody(attempt.body)}${attempt.status === 404 ? `: ${notFoundHint(url)}` : ''}`;
+      : status >= 300 && status < 400
+        ? `${redirectReason(attempt)} (in ${attempt.elapsedMs} ms)`
+        : `${status} in ${attempt.elapsedMs} ms  ${shortBody(attempt.body)}${cut}${status === 404 ? `: ${notFoundHint(url)}` : ''}`;
   const next = attempt.retryInMs === null ? '' : `  (retrying in ${attempt.retryInMs / 1000} s)`;
   return `  attempt ${attempt.number}: ${answer}${next}\n`;
 }
@@ -92,7 +101,8 @@ function outcomeLine(result: DeliveryResult, flags: SendFlags): string {
   }
   if (result.outcome === 'refused')
     return `refused with ${last.status}; the service never retries 401 or 403. ${refusalHint(last.status!, flags)}\n`;
-  return `gave up after ${result.attempts.length} attempt(s); the service would now leave the delivery to its scheduler and, after repeated failures, mark the article's sync as error.\n`;
+  const why = summary.reason ? `\n  last answer: ${summary.reason}` : '';
+  return `gave up after ${result.attempts.length} attempt(s); the service would now leave the delivery to its scheduler and, after repeated failures, mark the article's sync as error.${why}\n`;
 }
 
 function refusalHint(status: number, flags: SendFlags): string {

@@ -4,7 +4,7 @@ import { signature } from '../testing/sign-delivery.js';
 import { SIGN_HELP } from './help.js';
 import { eventFrom, readFile, samplePayload, tokenFrom, urlFrom } from './inputs.js';
 import { parseFlags, redacting, wholeNumber, writeJson, type Io } from './io.js';
-import { EXIT, UsageError } from './usage-error.js';
+import { EXIT, Inputs } from './usage-error.js';
 
 const OPTIONS = {
   'token-env': { type: 'string' },
@@ -21,27 +21,37 @@ const TOLERANCE_SECONDS = 300;
 
 /** `sign`: prints the headers the service would send with a body, and a curl command sending it. */
 export function signCommand(args: string[], io: Io): number {
-  const flags = parseFlags(args, OPTIONS);
+  const flags = parseFlags(args, OPTIONS, 'sign');
   if (flags.help) {
     io.stdout(SIGN_HELP);
     return EXIT.delivered;
   }
-  const token = tokenFrom(flags['token-env'], io.env);
+  // Every input is read before any is refused, so one run names every mistake.
+  const inputs = new Inputs();
+  const token = inputs.take(() => tokenFrom(flags['token-env'], io.env));
   const variable = flags['token-env'] ?? 'WEBHOOK_TOKEN';
-  const out = redacting(io, token);
-  if ((flags.file === undefined) === (flags.event === undefined))
-    throw new UsageError(
-      'give exactly one of --file BODY (the exact body to sign) or --event EVENT (a sample envelope).',
+  if (flags.file === undefined && flags.event === undefined)
+    inputs.add(
+      'missing --file or --event: give exactly one of --file BODY (the exact body to sign) or --event EVENT (a sample envelope).',
     );
-  const url = urlFrom(flags.url ?? 'http://127.0.0.1:3000/webhook');
+  else if (flags.file !== undefined && flags.event !== undefined)
+    inputs.add(
+      'give exactly one of --file BODY (the exact body to sign) or --event EVENT (a sample envelope), not both.',
+    );
+  const url = inputs.take(() => urlFrom(flags.url ?? 'http://127.0.0.1:3000/webhook'));
   const now = Math.floor(Date.now() / 1000);
-  const timestamp = String(wholeNumber(flags.timestamp, '--timestamp', 0) ?? now);
-  const event = eventFrom(flags.event);
-  const body = event ? new TextEncoder().encode(JSON.stringify(samplePayload(event))) : readFile(flags.file!);
+  const stamp = inputs.take(() => wholeNumber(flags.timestamp, '--timestamp', 0));
+  const event = inputs.take(() => eventFrom(flags.event));
+  const file =
+    flags.event === undefined && flags.file !== undefined ? inputs.take(() => readFile(flags.file!)) : undefined;
+  inputs.check();
+  const out = redacting(io, token);
+  const timestamp = String(stamp ?? now);
+  const body = event ? new TextEncoder().encode(JSON.stringify(samplePayload(event))) : file!;
   const headers: [string, string][] = [
     ['Content-Type', 'application/json'],
     ['X-Service-Timestamp', timestamp],
-    ['X-Service-Signature', `sha256=${signature(token, timestamp, body)}`],
+    ['X-Service-Signature', `sha256=${signature(token!, timestamp, body)}`],
   ];
   const eventName = event ?? eventNameOf(body);
   if (eventName) headers.push(['X-Service-Event', eventName]);
@@ -49,7 +59,7 @@ export function signCommand(args: string[], io: Io): number {
 
   const data = event ? quote(new TextDecoder().decode(body)) : `@${quote(flags.file!)}`;
   const lines = [
-    `curl -sS -X POST ${quote(url)}`,
+    `curl -sS -X POST ${quote(url!)}`,
     `-H "Authorization: Bearer $${variable}"`,
     ...headers.map(([name, value]) => `-H ${quote(`${name}: ${value}`)}`),
     `--data-binary ${data}`,

@@ -9,6 +9,20 @@ export interface CapturedDelivery {
   receivedAt?: number;
   /** True when the capture kept only the start of the body: then the signature cannot be checked. */
   bodyTruncated?: boolean;
+  /**
+   * What the receiver that recorded it answered, when the capture says (the inspector writes
+   * `status` and `error`): a refusal's reason survives even when the body and the token do not.
+   */
+  recorded?: RecordedOutcome;
+}
+
+/** A receiver's answer as an inspector record keeps it. */
+export interface RecordedOutcome {
+  status: number;
+  /** The stable error code, e.g. `invalid_token`. */
+  code?: string;
+  /** The receiver's internal reason (what `onRejected` got). */
+  reason?: string;
 }
 
 /**
@@ -40,17 +54,32 @@ export function parseCapture(line: string): CapturedDelivery {
   }
   const body = bodyOf(record);
   const receivedAt = timeOf(record.receivedAt);
+  const recorded = outcomeOf(record);
   return {
     headers,
     ...(body ? { body } : {}),
     ...(receivedAt === undefined ? {} : { receivedAt }),
     ...(record.bodyTruncated === true ? { bodyTruncated: true } : {}),
+    ...(recorded ? { recorded } : {}),
+  };
+}
+
+/** The inspector's `status` and `error: { code, reason }`, if the line has them. */
+function outcomeOf(record: Record<string, unknown>): RecordedOutcome | undefined {
+  const { status, error } = record;
+  if (typeof status !== 'number' || !Number.isInteger(status)) return undefined;
+  const { code, reason } = (typeof error === 'object' && error !== null ? error : {}) as Record<string, unknown>;
+  return {
+    status,
+    ...(typeof code === 'string' ? { code } : {}),
+    ...(typeof reason === 'string' ? { reason } : {}),
   };
 }
 
 /** Milliseconds, or an ISO 8601 date (the inspector writes one). */
 function timeOf(value: unknown): number | undefined {
-  if (typeof value === 'number' && Number.isFinite(value)) return value;
+  // Past ECMAScript's ±8.64e15 ms no Date can hold it: treated as absent, not as a time.
+  if (typeof value === 'number' && Math.abs(value) <= 8.64e15) return value;
   const parsed = typeof value === 'string' ? Date.parse(value) : Number.NaN;
   return Number.isNaN(parsed) ? undefined : parsed;
 }

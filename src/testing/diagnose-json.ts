@@ -63,8 +63,8 @@ export function jsonLayouts(value: unknown): JsonLayout[] {
   const seen = new Set<string>();
   const out: JsonLayout[] = [];
   for (const s of STYLES) {
-    const text = write(value, s, 0);
-    if (seen.has(text)) continue;
+    const text = write(value, s);
+    if (text === undefined || seen.has(text)) continue;
     seen.add(text);
     out.push({ label: s.label, indented: s.indent > 0, text });
   }
@@ -95,19 +95,62 @@ export function minifiedJson(text: string): string {
 /** True when the text is laid out over several indented lines. */
 export const isIndented = (text: string): boolean => /[[{,]\r?\n[ \t]+["[{\d\-tfn]/.test(text);
 
-function write(value: unknown, s: JsonStyle, depth: number): string {
-  if (value === null || typeof value !== 'object') return scalar(value, s);
-  const entries: [string | undefined, unknown][] = Array.isArray(value)
-    ? value.map((item) => [undefined, item])
-    : Object.entries(value);
-  const [open, close] = Array.isArray(value) ? ['[', ']'] : ['{', '}'];
-  if (entries.length === 0) return open + close;
-  const items = entries.map(
-    ([key, item]) => (key === undefined ? '' : scalar(key, s) + s.keySeparator) + write(item, s, depth + 1),
-  );
-  if (s.indent === 0) return open + items.join(s.itemSeparator) + close;
-  const inner = `\n${' '.repeat(s.indent * (depth + 1))}`;
-  return `${open}${inner}${items.join(s.itemSeparator + inner)}\n${' '.repeat(s.indent * depth)}${close}`;
+/** A container being written: its items left to write, and what closes it. */
+interface Frame {
+  entries: [string | undefined, unknown][];
+  next: number;
+  close: string;
+  depth: number;
+}
+
+/**
+ * Longer than any body a receiver takes (10 MiB by default): a layout past it cannot be the
+ * signed bytes. Deep nesting indented grows with the square of the depth, so it stops here.
+ */
+const MAX_LAYOUT_CHARS = 16 * 1024 * 1024;
+
+/**
+ * Writes the value in one style, or undefined past {@link MAX_LAYOUT_CHARS}. Iterative, with
+ * an explicit stack: a body nested 100,000 levels deep is still explained, where a recursive
+ * writer would overflow the call stack.
+ */
+function write(value: unknown, s: JsonStyle): string | undefined {
+  const parts: string[] = [];
+  let length = 0;
+  const push = (text: string) => {
+    parts.push(text);
+    length += text.length;
+  };
+  const stack: Frame[] = [];
+  const indent = (depth: number) => `\n${' '.repeat(s.indent * depth)}`;
+  const open = (item: unknown, depth: number) => {
+    if (item === null || typeof item !== 'object') return void push(scalar(item, s));
+    const array = Array.isArray(item);
+    const entries: [string | undefined, unknown][] = array
+      ? item.map((element) => [undefined, element])
+      : Object.entries(item);
+    const [start, end] = array ? ['[', ']'] : ['{', '}'];
+    if (entries.length === 0) return void push(start + end);
+    push(start);
+    stack.push({ entries, next: 0, close: end, depth });
+  };
+  open(value, 0);
+  while (stack.length > 0) {
+    if (length > MAX_LAYOUT_CHARS) return undefined;
+    const frame = stack[stack.length - 1]!;
+    if (frame.next === frame.entries.length) {
+      stack.pop();
+      push(s.indent === 0 ? frame.close : indent(frame.depth) + frame.close);
+      continue;
+    }
+    const [key, item] = frame.entries[frame.next]!;
+    if (frame.next > 0) push(s.itemSeparator);
+    if (s.indent > 0) push(indent(frame.depth + 1));
+    if (key !== undefined) push(scalar(key, s) + s.keySeparator);
+    frame.next++;
+    open(item, frame.depth + 1);
+  }
+  return parts.join('');
 }
 
 function scalar(value: unknown, s: JsonStyle): string {

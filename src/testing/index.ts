@@ -37,7 +37,7 @@ export type {
   DiagnosisCauseKind,
 } from './diagnose-result.js';
 export type { BodyTransformation } from './diagnose-transformations.js';
-export { parseCapture, captureLine, type CapturedDelivery } from './diagnose-capture.js';
+export { parseCapture, captureLine, type CapturedDelivery, type RecordedOutcome } from './diagnose-capture.js';
 export { probeEndpoint, type ProbeOptions, type ProbeRow, type ProbeResult } from './probe.js';
 export type { ProbeFetch } from './probe-exchange.js';
 export { createInspector, DEFAULT_INSPECTOR_FILE, type InspectorOptions, type InspectorRecord } from './inspector.js';

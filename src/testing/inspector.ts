@@ -4,7 +4,10 @@ import { diagnoseDelivery } from './diagnose.js';
 
 /** Options of {@link createInspector}. */
 export interface InspectorOptions {
-  /** The JSON-lines file. Default `.webhook-inspector/deliveries.jsonl` under the working directory. */
+  /**
+   * The JSON-lines file, written 0600 (its folder, when created, 0700). Default
+   * `.webhook-inspector/deliveries.jsonl` under the working directory.
+   */
   file?: string;
   /** When the file grows past this, its older half is dropped. Default 5 MiB. */
   maxFileBytes?: number;
@@ -38,12 +41,17 @@ export interface InspectorRecord {
 
 /** The slice of node:fs the inspector uses, declared so the package needs no Node types. */
 interface NodeFs {
-  mkdirSync(path: string, options: { recursive: true }): unknown;
-  appendFileSync(path: string, text: string): void;
+  mkdirSync(path: string, options: { recursive: true; mode: number }): unknown;
+  appendFileSync(path: string, text: string, options: { mode: number }): void;
+  chmodSync(path: string, mode: number): void;
   statSync(path: string, options: { throwIfNoEntry: false }): { size: number } | undefined;
   readFileSync(path: string, encoding: 'utf8'): string;
-  writeFileSync(path: string, text: string): void;
+  writeFileSync(path: string, text: string, options: { mode: number }): void;
 }
+
+/** The records hold article bodies and request headers: readable by their owner only. */
+const FILE_MODE = 0o600;
+const FOLDER_MODE = 0o700;
 
 /** The default file, also in every starter's `.gitignore`. */
 export const DEFAULT_INSPECTOR_FILE = '.webhook-inspector/deliveries.jsonl';
@@ -76,10 +84,15 @@ export function createInspector(options: InspectorOptions = {}): (delivery: Insp
   const file = options.file ?? DEFAULT_INSPECTOR_FILE;
   const maxFileBytes = options.maxFileBytes ?? 5 * 1024 * 1024;
   const maxBodyBytes = options.maxBodyBytes ?? 64 * 1024;
-  fs.mkdirSync(directoryOf(file), { recursive: true });
+  const folder = directoryOf(file);
+  fs.mkdirSync(folder, { recursive: true, mode: FOLDER_MODE });
+  // A folder and file from an earlier version (0755, 0644) are the inspector's own: tightened too.
+  if (folder.endsWith(DEFAULT_INSPECTOR_FILE.slice(0, DEFAULT_INSPECTOR_FILE.indexOf('/'))))
+    tighten(fs, folder, FOLDER_MODE);
+  if (fs.statSync(file, { throwIfNoEntry: false })) tighten(fs, file, FILE_MODE);
   const write = (record: InspectorRecord): void => {
     try {
-      fs.appendFileSync(file, `${JSON.stringify(record)}\n`);
+      fs.appendFileSync(file, `${JSON.stringify(record)}\n`, { mode: FILE_MODE });
       if ((fs.statSync(file, { throwIfNoEntry: false })?.size ?? 0) > maxFileBytes) keepNewerHalf(fs, file);
     } catch (error) {
       console.error('webhook-cms-receiver: the inspector could not record a delivery:', error);
@@ -151,8 +164,17 @@ function directoryOf(file: string): string {
   return slash > 0 ? file.slice(0, slash) : '.';
 }
 
+/** Narrows who may read a path; a warning, not a crash, when the file system will not. */
+function tighten(fs: NodeFs, path: string, mode: number): void {
+  try {
+    fs.chmodSync(path, mode);
+  } catch (error) {
+    console.warn(`webhook-cms-receiver: the inspector could not restrict ${path} to its owner:`, error);
+  }
+}
+
 /** Drops the older half of the lines: the file stays bounded and the newest deliveries stay. */
 function keepNewerHalf(fs: NodeFs, file: string): void {
   const lines = fs.readFileSync(file, 'utf8').split('\n').filter(Boolean);
-  fs.writeFileSync(file, `${lines.slice(Math.floor(lines.length / 2)).join('\n')}\n`);
+  fs.writeFileSync(file, `${lines.slice(Math.floor(lines.length / 2)).join('\n')}\n`, { mode: FILE_MODE });
 }

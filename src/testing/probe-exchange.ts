@@ -1,4 +1,6 @@
-import { describeFailure } from './deliver.js';
+import { describeFailure, parsedBody } from './deliver-attempt.js';
+import { redirectReason } from './deliver-summary.js';
+import { readCapped } from './read-answer.js';
 import type { SignedDelivery } from './sign-delivery.js';
 
 /** One request the probe made and what came back. */
@@ -12,6 +14,12 @@ export interface Exchange {
   allow: string | null;
   /** The `Location` of a redirect. */
   location: string | null;
+  /** The answer's `Date` header: the endpoint's clock, to tell a clock that is off from a window check that is missing. */
+  date: string | null;
+  /** When the request was sent, in milliseconds since the epoch (this machine's clock). */
+  sentAt: number;
+  /** True when the answer went on past 64 KiB: the rest was cancelled, not read. */
+  bodyTruncated: boolean;
   elapsedMs: number;
   /** Why no answer came; null when there was one. */
   error: string | null;
@@ -32,16 +40,20 @@ export async function exchange(
   const init: RequestInit =
     'method' in request ? { method: request.method } : { method: 'POST', headers: request.headers, body: request.body };
   const started = performance.now();
+  const sentAt = Date.now();
   try {
     const response = await send(url, { ...init, redirect: 'manual', signal: AbortSignal.timeout(timeoutMs) });
-    // The limit covers reading the answer too, as the service's does.
-    const text = await response.text();
+    // The limit covers reading the answer too, as the service's does; the cap keeps an endless answer finite.
+    const { text, truncated } = await readCapped(response);
     return {
       row,
       status: response.status,
-      body: parsed(text),
+      body: parsedBody(text),
       allow: response.headers.get('allow'),
       location: response.headers.get('location'),
+      date: response.headers.get('date'),
+      sentAt,
+      bodyTruncated: truncated,
       elapsedMs: Math.round(performance.now() - started),
       error: null,
       timedOut: false,
@@ -54,18 +66,13 @@ export async function exchange(
       body: null,
       allow: null,
       location: null,
+      date: null,
+      sentAt,
+      bodyTruncated: false,
       elapsedMs: Math.round(performance.now() - started),
       error: describeFailure(error, url, timeoutMs),
       timedOut: name === 'TimeoutError' || name === 'AbortError',
     };
-  }
-}
-
-function parsed(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return text;
   }
 }
 
@@ -81,11 +88,12 @@ export function answerText(answer: Exchange, url: string, method: 'POST' | 'GET'
     const html = /^\s*</.test(body);
     shown = body === '' ? '' : html ? ` (an HTML page, ${body.length} characters)` : ` ${short(body)}`;
   } else shown = ` ${short(JSON.stringify(body))}`;
+  if (answer.bodyTruncated) shown += ' (only the first 64 KiB read)';
   const hint =
     answer.status === 404 && method === 'POST'
       ? `; is the path right? tried POST ${url}`
       : answer.status >= 300 && answer.status < 400
-        ? `; a redirect to ${answer.location ?? '(no Location)'}: give the service the final URL`
+        ? `; ${redirectReason({ status: answer.status, location: answer.location ?? undefined })}`
         : '';
   return `${answer.status}${shown} in ${answer.elapsedMs} ms${hint}`;
 }

@@ -11,6 +11,8 @@ const published = {
 const failing = () => {
   throw new Error('database down');
 };
+/** The handlers fail on purpose: their errors are expected, so they are not logged. */
+const expected = () => {};
 /** Fails `times` times, then publishes. */
 const failingTimes = (times: number) => {
   let calls = 0;
@@ -50,7 +52,7 @@ describe('deliver()', () => {
   });
 
   it('retries a failing endpoint on the service schedule (scaled) and gives up after 4 attempts', async () => {
-    endpoint = await startEndpoint({ token }, { 'article.sync': failing });
+    endpoint = await startEndpoint({ token, onError: expected }, { 'article.sync': failing });
     const result = await deliver(endpoint.webhookUrl, { token, payload: articleSyncPayload(), timeScale: scale });
     expect(result.outcome).toBe('gave-up');
     expect(result.attempts.map((attempt) => attempt.status)).toEqual([500, 500, 500, 500]);
@@ -69,7 +71,7 @@ describe('deliver()', () => {
   });
 
   it('stops at the first 2xx, resending the same delivery id with a fresh timestamp and signature', async () => {
-    endpoint = await startEndpoint({ token }, failingTimes(1));
+    endpoint = await startEndpoint({ token, onError: expected }, failingTimes(1));
     // 0.6 puts the retry 1.2 s after the first attempt, so the timestamps fall in different seconds.
     const result = await deliver(endpoint.webhookUrl, { token, payload: articleSyncPayload(), timeScale: 0.6 });
     expect(result.outcome).toBe('delivered');
@@ -146,7 +148,7 @@ describe('deliver()', () => {
   });
 
   it('reports each attempt through onAttempt as it happens, before the next one starts', async () => {
-    endpoint = await startEndpoint({ token }, failingTimes(2));
+    endpoint = await startEndpoint({ token, onError: expected }, failingTimes(2));
     const seen: [DeliveryAttempt, number][] = [];
     const result = await deliver(endpoint.webhookUrl, {
       token,
@@ -186,13 +188,28 @@ describe('deliver()', () => {
       publishedUrl,
     });
     const refused = await deliver(endpoint.webhookUrl, { ...options, deliveryId: undefined, tamper: true });
-    expect(refused.summary).toEqual({ ok: false, duplicate: false, status: 403, publishedUrl: null });
-    const gaveUp = await deliver(await deadUrl(), { ...options, maxAttempts: 1 });
-    expect(gaveUp.summary).toEqual({ ok: false, duplicate: false, status: null, publishedUrl: null });
+    expect(refused.summary).toEqual({
+      ok: false,
+      duplicate: false,
+      status: 403,
+      publishedUrl: null,
+      reason: expect.stringMatching(
+        /^403 Invalid signature: the signature or the timestamp did not verify; diagnoseDelivery/,
+      ),
+    });
+    const url = await deadUrl();
+    const gaveUp = await deliver(url, { ...options, maxAttempts: 1 });
+    expect(gaveUp.summary).toEqual({
+      ok: false,
+      duplicate: false,
+      status: null,
+      publishedUrl: null,
+      reason: `no answer: nothing is listening at ${url}; is your server running? (ECONNREFUSED)`,
+    });
   });
 
   it('stops after maxAttempts', async () => {
-    endpoint = await startEndpoint({ token }, { 'article.sync': failing });
+    endpoint = await startEndpoint({ token, onError: expected }, { 'article.sync': failing });
     const result = await deliver(endpoint.webhookUrl, {
       token,
       payload: articleSyncPayload(),

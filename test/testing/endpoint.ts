@@ -1,3 +1,4 @@
+import { expectedRefusal } from './quiet.js';
 import { createServer } from 'node:http';
 import { getRequestListener } from '@hono/node-server';
 import { createReceiver, type ReceiverOptions, type WebhookHandlers } from 'webhook-cms-receiver';
@@ -27,7 +28,7 @@ export interface Endpoint extends RunningServer {
  * ```
  */
 export async function startEndpoint(options: ReceiverOptions, handlers: WebhookHandlers = {}): Promise<Endpoint> {
-  const handle = webhookHandler(createReceiver(options), handlers);
+  const handle = webhookHandler(createReceiver({ onRejected: expectedRefusal, ...options }), handlers);
   const requests: SeenRequest[] = [];
   const listener = getRequestListener(async (request: Request) => {
     requests.push({ headers: Object.fromEntries(request.headers), body: await request.clone().text() });

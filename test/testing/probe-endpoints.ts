@@ -1,3 +1,4 @@
+import { expectedRefusal } from './quiet.js';
 import { createHmac } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import express from 'express';
@@ -17,13 +18,13 @@ const target = async (server: ReturnType<typeof createServer>): Promise<ProbeTar
 /** A correct endpoint as the starters build it: Express 5, `app.post` (so GET gets Express's own 404). */
 export function expressTarget(options: ReceiverOptions, handlers: WebhookHandlers): Promise<ProbeTarget> {
   const app = express();
-  app.post('/webhook', expressHandler(createReceiver(options), handlers));
+  app.post('/webhook', expressHandler(createReceiver({ onRejected: expectedRefusal, ...options }), handlers));
   return target(createServer(app));
 }
 
 /** A correct endpoint on node:http, answering every method (so GET gets 405 with Allow: POST). */
 export function nodeTarget(options: ReceiverOptions, handlers: WebhookHandlers): Promise<ProbeTarget> {
-  return target(createServer(nodeHandler(createReceiver(options), handlers)));
+  return target(createServer(nodeHandler(createReceiver({ onRejected: expectedRefusal, ...options }), handlers)));
 }
 
 /** Wrong on purpose: the receiver decides, then `remap` rewrites its answer's status. */
@@ -32,7 +33,7 @@ export function remappedTarget(
   handlers: WebhookHandlers,
   remap: (status: number, body: object) => number,
 ): Promise<ProbeTarget> {
-  const receiver = createReceiver(options);
+  const receiver = createReceiver({ onRejected: expectedRefusal, ...options });
   return target(
     createServer(async (req, res) => {
       const chunks: Buffer[] = [];

@@ -1,9 +1,23 @@
+import { resolve } from 'node:path';
 import { DEFAULT_INSPECTOR_FILE } from '../../testing/inspector.js';
+import { httpUrl } from '../../testing/http-url.js';
+import { INSPECT_HELP } from '../help.js';
 import { type Io, parseFlags, wholeNumber } from '../io.js';
-import { UsageError } from '../usage-error.js';
+import { EXIT, Inputs } from '../usage-error.js';
 import { startInspectorServer } from './server.js';
 
 const LOOPBACK = new Set(['127.0.0.1', '::1', 'localhost']);
+
+const OPTIONS = {
+  file: { type: 'string' },
+  target: { type: 'string' },
+  host: { type: 'string' },
+  port: { type: 'string' },
+  'allow-remote': { type: 'boolean' },
+  'token-env': { type: 'string' },
+  json: { type: 'boolean' },
+  help: { type: 'boolean', short: 'h' },
+} as const;
 
 /**
  * `webhook-cms-receiver inspect`: serves the inspector page for the file `createInspector`
@@ -11,45 +25,40 @@ const LOOPBACK = new Set(['127.0.0.1', '::1', 'localhost']);
  * address without `--allow-remote`: the page shows article bodies and can send deliveries.
  */
 export async function inspectCommand(args: string[], io: Io): Promise<number> {
-  const flags = parseFlags(args, {
-    file: { type: 'string' },
-    target: { type: 'string' },
-    host: { type: 'string' },
-    port: { type: 'string' },
-    'allow-remote': { type: 'boolean' },
-    'token-env': { type: 'string' },
-    json: { type: 'boolean' },
-  });
+  const flags = parseFlags(args, OPTIONS, 'inspect');
+  if (flags.help) {
+    io.stdout(INSPECT_HELP);
+    return EXIT.delivered;
+  }
+  // Every input is read before any is refused, so one run names every mistake.
+  const inputs = new Inputs();
   const host = flags.host ?? '127.0.0.1';
-  if (!LOOPBACK.has(host) && !flags['allow-remote']) {
-    throw new UsageError(
+  if (!LOOPBACK.has(host) && !flags['allow-remote'])
+    inputs.add(
       `refusing to serve the inspector on ${host}: it shows article bodies. Add --allow-remote if you mean it.`,
     );
-  }
-  if (flags.target !== undefined && !/^https?:\/\//.test(flags.target)) {
-    throw new UsageError(
-      `--target must be an http(s) URL, e.g. http://127.0.0.1:3000/webhook (got "${flags.target}").`,
-    );
-  }
+  if (flags.target !== undefined && !httpUrl(flags.target))
+    inputs.add(`--target must be an http(s) URL, e.g. http://127.0.0.1:3000/webhook (got "${flags.target}").`);
+  const port = inputs.take(() => wholeNumber(flags.port, '--port', 0)) ?? 0;
+  inputs.check();
   const tokenEnv = flags['token-env'] ?? 'WEBHOOK_TOKEN';
+  const file = flags.file ?? DEFAULT_INSPECTOR_FILE;
   const server = await startInspectorServer({
-    file: flags.file ?? DEFAULT_INSPECTOR_FILE,
+    file,
     target: flags.target,
     token: io.env[tokenEnv] || undefined,
     host: host === 'localhost' ? '127.0.0.1' : host,
-    port: wholeNumber(flags.port, '--port', 0) ?? 0,
+    port,
   });
   if (flags.json) io.stdout(`${JSON.stringify({ url: server.url })}\n`);
   else {
     io.stdout(`Inspector: ${server.url}\n`);
-    io.stdout(
-      `Reading ${flags.file ?? DEFAULT_INSPECTOR_FILE}${flags.target ? `; replays go to ${flags.target}` : ''}. Ctrl-C stops.\n`,
-    );
+    io.stdout(`Reading ${resolve(file)}${flags.target ? `; replays go to ${flags.target}` : ''}. Ctrl-C stops.\n`);
   }
-  await new Promise<void>((resolve) => {
-    process.once('SIGINT', resolve);
-    process.once('SIGTERM', resolve);
+  await new Promise<void>((done) => {
+    process.once('SIGINT', done);
+    process.once('SIGTERM', done);
   });
   await server.close();
-  return 0;
+  return EXIT.delivered;
 }

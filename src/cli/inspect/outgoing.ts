@@ -5,6 +5,7 @@ import {
   signDelivery,
   testPayload,
 } from '../../testing/index.js';
+import { readCapped } from '../../testing/read-answer.js';
 import type { StoredRecord } from './records.js';
 
 /** What the target answered to a replayed or sent delivery. */
@@ -22,14 +23,24 @@ export interface ReplayOptions {
   newDeliveryId: boolean;
 }
 
+/** A recorded delivery the inspector will not replay, and why: answered 409, not sent. */
+export class ReplayRefused extends Error {
+  override readonly name = 'ReplayRefused';
+}
+
 /**
  * Sends a recorded delivery again, re-signed with a fresh timestamp and the token from the
  * environment: the body is the recorded bytes, so a delivery refused for its signature or its
- * age is accepted now if only those were wrong.
+ * age is accepted now if only those were wrong. Never a delivery refused for its token: its
+ * body came from someone without the token, and re-signing it would authenticate it.
  */
 export async function replay(record: StoredRecord, options: ReplayOptions): Promise<TargetAnswer> {
+  if (record.error?.code === 'invalid_token' || record.status === 401)
+    throw new ReplayRefused(
+      'this delivery was refused for its token (invalid_token), so it is not replayed: re-signing it with your token would turn a request from someone without the token into an authenticated one. Send a new delivery instead.',
+    );
   if (record.bodyTruncated)
-    throw new Error('this delivery was recorded with a truncated body, so it cannot be replayed');
+    throw new ReplayRefused('this delivery was recorded with a truncated body, so it cannot be replayed');
   const body =
     record.bodyBase64 !== undefined
       ? Uint8Array.from(atob(record.bodyBase64), (c) => c.charCodeAt(0))
@@ -60,9 +71,12 @@ async function post(target: string, delivery: SignedDelivery, deliveryId: string
     method: 'POST',
     headers: delivery.headers,
     body: delivery.body,
+    // The service follows no redirect; the page shows a 3xx as the target's answer.
+    redirect: 'manual',
     signal: AbortSignal.timeout(10_000),
   });
-  const text = await response.text();
+  // An endless answer from the target costs 64 KiB, not the inspector's memory.
+  const { text } = await readCapped(response);
   let body: unknown = text;
   try {
     body = JSON.parse(text);

@@ -46,13 +46,14 @@ export const INSPECTOR_PAGE = `<!doctype html>
   <section id="list" aria-label="Deliveries">
     <table><thead><tr><th scope="col">Time</th><th scope="col">Event</th><th scope="col">Delivery id</th><th scope="col">Verdict</th><th scope="col">ms</th></tr></thead>
     <tbody id="rows"></tbody></table>
-    <p class="empty" id="empty">No deliveries yet. Point the service (or <code>npx webhook-cms-receiver send</code>) at your endpoint.</p>
+    <p class="empty" id="empty">No deliveries yet. Recording starts when your receiver is given <code>createInspector</code> (from <code>webhook-cms-receiver/testing</code>), in development: <code>createReceiver({ token, inspect: createInspector({ token }) })</code>. It writes <code>.webhook-inspector/deliveries.jsonl</code> under the server's working directory, so start <code>inspect</code> in that same working directory (or give it <code>--file</code>); this page reads <code id="file"></code>. Then point the service (or <code>npx webhook-cms-receiver send</code>) at your endpoint.</p>
   </section>
   <section id="detail" aria-live="polite" aria-label="Delivery detail"><p class="empty">Choose a delivery to see its headers, body and diagnosis.</p></section>
 </main>
 <p id="status" class="empty" role="status"></p>
 <script>
 const config = __CONFIG__;
+document.getElementById('file').textContent = config.file;
 const records = [];
 let selected = null;
 const $ = (id) => document.getElementById(id);
@@ -103,11 +104,13 @@ function show(id) {
   detail.append(el('h3', 'Headers'), el('pre', Object.entries(r.headers).map(([k, v]) => k + ': ' + v).join('\\n')));
   detail.append(el('h3', 'Body' + (r.bodyTruncated ? ' (truncated)' : r.bodyBase64 ? ' (not UTF-8, base64)' : '')), el('pre', r.body !== undefined ? r.body : (r.bodyBase64 || '(none)')));
   const actions = el('div', undefined, 'actions'), output = el('output'); output.id = 'result';
+  const wrongToken = r.status === 401 || (r.error && r.error.code === 'invalid_token');
   for (const [label, fresh] of [['Replay re-signed (same delivery id)', false], ['Replay re-signed (new delivery id)', true]]) {
-    const b = el('button', label); b.type = 'button'; b.disabled = !config.canSend || Boolean(r.bodyTruncated) || (r.body === undefined && r.bodyBase64 === undefined);
+    const b = el('button', label); b.type = 'button'; b.disabled = !config.canSend || wrongToken || Boolean(r.bodyTruncated) || (r.body === undefined && r.bodyBase64 === undefined);
     b.onclick = () => act('replay', { id: r.id, newDeliveryId: fresh }, output); actions.append(b);
   }
   detail.append(el('h3', 'Replay'), actions, output);
+  if (wrongToken) detail.append(el('p', 'Not replayable: it was refused for its token, and re-signing it would authenticate a request from someone without the token.'));
   if (!config.canSend) detail.append(el('p', 'Start inspect with --target URL and WEBHOOK_TOKEN set to replay.'));
 }
 async function act(route, body, output) {
@@ -126,3 +129,19 @@ stream.addEventListener('delivery', (e) => { try { records.push(JSON.parse(e.dat
 </body>
 </html>
 `;
+
+/** Characters that could end the script or the page inside a JSON value, as JSON escapes. */
+const UNSAFE_IN_SCRIPT = /[<>&\u2028\u2029]/g;
+
+/**
+ * The page with its config as a JSON literal. Inserted with split/join, not
+ * String.replace, whose replacement text gives `$'` and `$&` a meaning; and with `<`, `>`,
+ * `&` escaped, so a value holding `</script>` stays a string.
+ */
+export function inspectorPage(config: Record<string, unknown>): string {
+  const json = JSON.stringify(config).replace(
+    UNSAFE_IN_SCRIPT,
+    (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`,
+  );
+  return INSPECTOR_PAGE.split('__CONFIG__').join(json);
+}

@@ -8,6 +8,9 @@ export interface StoredRecord {
   bodyBase64?: string;
   bodyTruncated?: boolean;
   event?: { name?: string; deliveryId?: string | null };
+  /** What the receiver answered, and why it refused. */
+  status?: number;
+  error?: { code?: string; reason?: string };
 }
 
 /**

@@ -1,9 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { INSPECTOR_PAGE } from './page.js';
+import { resolve } from 'node:path';
+import { inspectorPage } from './page.js';
 import { RecordFile } from './records.js';
-import { replay, type SendableEvent, sendNew } from './outgoing.js';
+import { ReplayRefused, replay, type SendableEvent, sendNew } from './outgoing.js';
+import { sameOriginPost } from './same-origin.js';
 
 /** Options of {@link startInspectorServer}. */
 export interface InspectorServerOptions {
@@ -28,7 +30,8 @@ const POLL_MS = 250;
 /**
  * Serves the inspector page, its live event stream and its replay and send actions. Every
  * route sits under a per-run secret path, and requests whose Host is not the address served
- * are refused, so another site in the same browser cannot reach it (DNS rebinding).
+ * are refused, so another site in the same browser cannot reach it (DNS rebinding); every
+ * POST must also come from the page itself (`Origin`, `Sec-Fetch-Site`), or gets 403.
  */
 export async function startInspectorServer(options: InspectorServerOptions): Promise<InspectorServer> {
   const secret = randomBytes(18).toString('base64url');
@@ -42,21 +45,26 @@ export async function startInspectorServer(options: InspectorServerOptions): Pro
     const route = req.url.slice(base.length).split('?')[0];
     if (req.method === 'GET' && route === '') return page(res);
     if (req.method === 'GET' && route === 'events') return openStream(res);
+    if (req.method === 'POST' && !sameOriginPost(req.headers, `http://${allowedHost}`))
+      return reply(res, 403, {
+        error: `Refused: a POST to the inspector must come from its own page (Origin http://${allowedHost}, Sec-Fetch-Site: same-origin).`,
+      });
     if (req.method === 'POST' && (route === 'replay' || route === 'send')) return void act(route, req, res);
     reply(res, 404, { error: 'Not found' });
   });
 
   const page = (res: ServerResponse) => {
-    const config = JSON.stringify({
+    const config = {
       target: options.target ?? null,
       canSend: Boolean(options.target && options.token),
-    });
+      file: resolve(options.file),
+    };
     res.writeHead(200, {
       'content-type': 'text/html; charset=utf-8',
       'cache-control': 'no-store',
       'content-security-policy': "default-src 'self'; style-src 'unsafe-inline'; script-src 'unsafe-inline'",
     });
-    res.end(INSPECTOR_PAGE.replace('__CONFIG__', config.replace(/</g, '\\u003c')));
+    res.end(inspectorPage(config));
   };
 
   const openStream = (res: ServerResponse) => {
@@ -92,7 +100,8 @@ export async function startInspectorServer(options: InspectorServerOptions): Pro
       reply(res, 200, await replay(record, { ...destination, newDeliveryId: input.newDeliveryId === true }));
     } catch (error) {
       const message = String((error as Error)?.message ?? error);
-      reply(res, 502, { error: options.token ? message.split(options.token).join('***') : message });
+      const status = error instanceof ReplayRefused ? 409 : error instanceof SyntaxError ? 400 : 502;
+      reply(res, status, { error: options.token ? message.split(options.token).join('***') : message });
     }
   };
 

@@ -46,14 +46,15 @@ export type { LambdaResult } from './lambda-result.js';
  * @example
  * ```ts
  * import type { APIGatewayProxyHandlerV2 } from 'aws-lambda';
- * export const handler: APIGatewayProxyHandlerV2 = webhookHandler(receiver, {
+ * // `satisfies` checks the AWS type and keeps this one, so a test calls handler(event) without casts.
+ * export const handler = webhookHandler(receiver, {
  *   'article.sync': async ({ article }) => ({ publishedUrl: await publish(article) }),
- * });
+ * }) satisfies APIGatewayProxyHandlerV2;
  * ```
  */
 export function webhookHandler(
   receiver: Receiver,
-  handlers: WebhookHandlers,
+  handlers?: WebhookHandlers,
 ): (event: LambdaHttpEvent, context?: unknown) => Promise<LambdaResult> {
   return async (event) => {
     try {

@@ -31,6 +31,11 @@ export interface AdapterTraits {
   ownsSocket?: boolean;
   /** True for serverless bridges: the platform buffers the body, so nothing answers from headers alone. */
   buffersBody?: boolean;
+  /**
+   * True where the host parses every body as JSON before the handler (Google Cloud Functions'
+   * framework): it answers a non-JSON body itself, so the rows that send filler bytes do not apply.
+   */
+  parsesJson?: boolean;
 }
 
 /**
@@ -139,7 +144,7 @@ export function adapterScenarios(name: string, start: StartAdapter, traits: Adap
       expect(await post({ method: 'GET' })).toEqual(answers.methodNotAllowed);
     });
 
-    it('refuses a body over maxBodyBytes declared by Content-Length with 413', async () => {
+    it.skipIf(traits.parsesJson)('refuses a body over maxBodyBytes declared by Content-Length with 413', async () => {
       const { events, handlers } = recordingHandlers();
       const post = await serve(handlers);
       const { headers } = signDelivery({ token: TOKEN, payload: testPayload() });
@@ -149,17 +154,20 @@ export function adapterScenarios(name: string, start: StartAdapter, traits: Adap
       expect(events).toHaveLength(0);
     });
 
-    it('stops reading a chunked body without Content-Length once it passes maxBodyBytes and answers 413', async () => {
-      const { handlers } = recordingHandlers();
-      await serve(handlers);
-      const { headers } = signDelivery({ token: TOKEN, payload: testPayload() });
-      const answer = await sendUnbounded(endpoint, headers, 20 * MAX_BODY_BYTES);
-      expect({ ...answer, bytesSent: undefined }).toEqual({
-        ...answers.error(413, 'Payload too large'),
-        bytesSent: undefined,
-        exhausted: false,
-      });
-    });
+    it.skipIf(traits.parsesJson)(
+      'stops reading a chunked body without Content-Length once it passes maxBodyBytes and answers 413',
+      async () => {
+        const { handlers } = recordingHandlers();
+        await serve(handlers);
+        const { headers } = signDelivery({ token: TOKEN, payload: testPayload() });
+        const answer = await sendUnbounded(endpoint, headers, 20 * MAX_BODY_BYTES);
+        expect({ ...answer, bytesSent: undefined }).toEqual({
+          ...answers.error(413, 'Payload too large'),
+          bytesSent: undefined,
+          exhausted: false,
+        });
+      },
+    );
 
     it.skipIf(traits.buffersBody)(
       'answers an unauthenticated request declaring a huge body with 413 from its headers alone',
@@ -186,25 +194,32 @@ export function adapterScenarios(name: string, start: StartAdapter, traits: Adap
   });
 
   describe(`${name}: hostile input (contract v2)`, () => {
-    it('answers an endless chunked body with a wrong token 401, closes within 1 s and reads under 1 MiB', async () => {
-      await serve(recordingHandlers().handlers);
-      const reads = running?.server ? countBytesRead(running.server) : undefined;
-      const exchange = await rawExchange(endpoint, ['Authorization: Bearer wrong', 'Content-Type: application/json'], {
-        endlessBody: true,
-      });
-      expect(exchange.status).toBe(401);
-      expect(exchange.text).toContain('{"error":"Invalid token"}');
-      expect(exchange.closedAfterMs).toBeDefined();
-      expect(exchange.closedAfterMs!).toBeLessThan(1000);
-      // Only an adapter that owns the Node socket can stop the reading; a Fetch host on Node
-      // (@hono/node-server drains up to 64 MiB or 500 ms on purpose) is held to the close alone.
-      if (reads && ownsSocket) {
-        await new Promise((resolve) => setTimeout(resolve, 50));
-        const read = [...reads.closed, ...reads.open()];
-        expect(read.length).toBeGreaterThan(0);
-        expect(Math.max(...read)).toBeLessThan(1024 * 1024);
-      }
-    });
+    it.skipIf(traits.parsesJson)(
+      'answers an endless chunked body with a wrong token 401, closes within 1 s and reads under 1 MiB',
+      async () => {
+        await serve(recordingHandlers().handlers);
+        const reads = running?.server ? countBytesRead(running.server) : undefined;
+        const exchange = await rawExchange(
+          endpoint,
+          ['Authorization: Bearer wrong', 'Content-Type: application/json'],
+          {
+            endlessBody: true,
+          },
+        );
+        expect(exchange.status).toBe(401);
+        expect(exchange.text).toContain('{"error":"Invalid token"}');
+        expect(exchange.closedAfterMs).toBeDefined();
+        expect(exchange.closedAfterMs!).toBeLessThan(1000);
+        // Only an adapter that owns the Node socket can stop the reading; a Fetch host on Node
+        // (@hono/node-server drains up to 64 MiB or 500 ms on purpose) is held to the close alone.
+        if (reads && ownsSocket) {
+          await new Promise((resolve) => setTimeout(resolve, 50));
+          const read = [...reads.closed, ...reads.open()];
+          expect(read.length).toBeGreaterThan(0);
+          expect(Math.max(...read)).toBeLessThan(1024 * 1024);
+        }
+      },
+    );
 
     it.each([
       ['[good, bad]', true],

@@ -15,6 +15,10 @@ const library: Options = {
     lambda: 'adapters/lambda/index.ts',
     postgres: 'src/postgres/index.ts',
     cloudflare: 'src/cloudflare/index.ts',
+    bullmq: 'src/bullmq/index.ts',
+    'pg-boss': 'src/pg-boss/index.ts',
+    opentelemetry: 'src/opentelemetry/index.ts',
+    publish: 'src/publish/index.ts',
   },
   format: ['esm', 'cjs'],
   dts: true,
@@ -37,6 +41,16 @@ const library: Options = {
     'pg',
     'postgres',
     /^cloudflare:/,
+    // Optional peers of /bullmq and /pg-boss.
+    'bullmq',
+    'pg-boss',
+    /^node:/,
+    // Optional peer of /opentelemetry: the user's own copy, so spans join their SDK's context.
+    '@opentelemetry/api',
+    // Optional peers of /publish, imported on first use of the sanitizer.
+    'hast-util-from-html',
+    'hast-util-sanitize',
+    'hast-util-to-html',
   ],
 };
 

@@ -1,8 +1,13 @@
 #!/usr/bin/env node
 // Fails when a module imports upward: the layers import one way,
 //   foundations (internal, errors, crypto, events, input) → dedup → receiver → adapter kit
-//   → entries built on the public API (adapters, stores, testing, cli) → the package index.
+//   → entries built on the public API (adapters, stores, the signer) → diagnose and probe
+//   → inspector → the /testing entry → cli → the package index.
 // Within a layer, folders may not import each other in a cycle either: each folder has its own rank.
+// The CLI reaches the four developer-tool rooms only through their doors (ROOM_DOORS).
+// Tests follow the test rule (CONTRIBUTING.md): a test beside the code (src/**/x.test.ts) imports
+// like the modules of its folder and never test/; a test under test/ imports the package by name
+// (or dist/, the built package), test/ files and fixtures, never src/ or adapters/ by path.
 // Usage: node scripts/check-layers.mjs [root]   (root defaults to the repository)
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
@@ -20,73 +25,138 @@ const RANKS = [
   ['src/dedup', 4],
   ['src/receiver', 5],
   ['src/adapter-kit', 6],
+  // The engine-agnostic worker runs the receiver's pipeline; engines (bullmq, pg-boss) build on it.
+  ['src/queue', 6],
   ['src/redis', 7],
   ['src/postgres', 7],
   ['src/cloudflare', 7],
+  ['src/opentelemetry', 7],
+  // The signer room: signDelivery, the payload factories, deliver. Independent of the receiver on purpose.
   ['src/testing', 7],
+  ['src/publish', 7],
+  ['src/bullmq', 7],
+  ['src/pg-boss', 7],
   ['adapters', 7],
-  ['src/cli', 8],
-  ['src/index.ts', 9],
+  // Diagnosis signs with the signer to find what the signature covers; the probe sends with it.
+  ['src/diagnose', 8],
+  ['src/probe', 8],
+  // The inspector diagnoses each refusal and writes the diagnosis room's capture line.
+  ['src/inspector', 9],
+  // The public /testing entry gathers the four rooms, so it sits above all of them.
+  ['src/testing/index.ts', 10],
+  ['src/cli', 11],
+  ['src/index.ts', 12],
 ];
+/** Files that rank on their own instead of with their folder. */
+const OWN_RANK = ['src/index.ts', 'src/testing/index.ts'];
+/**
+ * The CLI imports a developer-tool room only through its door: the room's index.ts. The signer
+ * room's index.ts is the public /testing entry, which must not grow, so the few helpers the CLI
+ * shares but users do not get come through its internal.ts.
+ */
+const ROOM_DOORS = {
+  'src/testing': ['src/testing/index.ts', 'src/testing/internal.ts'],
+  'src/diagnose': ['src/diagnose/index.ts'],
+  'src/probe': ['src/probe/index.ts'],
+  'src/inspector': ['src/inspector/index.ts'],
+};
 // Adapters reach the core only through the package name, as a user's own adapter would.
 const PUBLIC_ONLY = ['adapters'];
 const ALLOWED_INTERNAL_FOR_PUBLIC = ['src/internal'];
 
+const relPath = (file) => relative(root, file).split('\\').join('/');
+
 function folderOf(file) {
-  const rel = relative(root, file).split('\\').join('/');
-  if (rel.startsWith('adapters/')) return rel.split('/').slice(0, 2).join('/');
-  if (rel === 'src/index.ts') return rel;
+  const rel = relPath(file).replace(/\.js$/, '.ts');
+  if (OWN_RANK.includes(rel)) return rel;
   return rel.split('/').slice(0, 2).join('/');
 }
 
 function rankOf(folder) {
-  const match = RANKS.find(([prefix]) => folder === prefix || folder.startsWith(`${prefix}/`));
+  const exact = RANKS.find(([prefix]) => folder === prefix);
+  const match = exact ?? RANKS.find(([prefix]) => folder.startsWith(`${prefix}/`));
   return match ? match[1] : undefined;
 }
 
-function walk(dir, out = []) {
+function walk(dir, keep, out = []) {
   for (const name of readdirSync(dir)) {
+    if (name === 'node_modules' || name.startsWith('.')) continue;
     const path = join(dir, name);
-    if (statSync(path).isDirectory()) walk(path, out);
-    else if (/\.ts$/.test(name) && !/\.test\.ts$/.test(name) && !name.endsWith('.d.ts')) out.push(path);
+    if (statSync(path).isDirectory()) walk(path, keep, out);
+    else if (keep(name)) out.push(path);
   }
   return out;
 }
 
-const files = ['src', 'adapters'].flatMap((dir) => {
+const within = (dir, keep) => {
   try {
-    return walk(join(root, dir));
+    return walk(join(root, dir), keep);
   } catch {
     return [];
   }
-});
+};
+const isTest = (name) => /\.test\.ts$/.test(name);
+const isSource = (name) => /\.ts$/.test(name) && !name.endsWith('.d.ts');
+const files = ['src', 'adapters'].flatMap((dir) => within(dir, (name) => isSource(name) && !isTest(name)));
+const besideTests = ['src', 'adapters'].flatMap((dir) => within(dir, isTest));
+const testTree = within('test', (name) => /\.(ts|mts|mjs|js)$/.test(name) && !name.endsWith('.d.ts'));
+
 const problems = [];
 const IMPORT = /(?:^|\n)\s*(?:import|export)\s[^'"]*?from\s+['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)/g;
-for (const file of files) {
-  const text = readFileSync(file, 'utf8');
+const importsOf = (file) =>
+  [...readFileSync(file, 'utf8').matchAll(IMPORT)]
+    .map((match) => match[1] ?? match[2])
+    .filter((s) => s.startsWith('.'));
+/** The source file an import names: `./x.js` is written for `./x.ts`. */
+const targetFile = (file, spec) => relPath(resolve(dirname(file), spec)).replace(/\.js$/, '.ts');
+const roomOf = (path) => Object.keys(ROOM_DOORS).find((room) => path.startsWith(`${room}/`));
+
+for (const file of [...files, ...besideTests]) {
   const from = folderOf(file);
   const fromRank = rankOf(from);
-  const rel = relative(root, file);
+  const rel = relPath(file);
   if (fromRank === undefined) {
     problems.push(`${rel}: its folder ${from} has no layer; add it to RANKS in scripts/check-layers.mjs`);
     continue;
   }
-  for (const match of text.matchAll(IMPORT)) {
-    const spec = match[1] ?? match[2];
-    if (!spec.startsWith('.')) continue;
+  for (const spec of importsOf(file)) {
+    const path = targetFile(file, spec);
+    if (path.startsWith('test/')) {
+      problems.push(`${rel}: imports ${spec}; a test beside the code never imports test/ (move it under test/)`);
+      continue;
+    }
     const target = folderOf(resolve(dirname(file), spec));
     if (target === from) continue;
     const targetRank = rankOf(target);
     const publicOnly = PUBLIC_ONLY.some((p) => from === p || from.startsWith(`${p}/`));
+    const room = roomOf(path);
     if (publicOnly && !ALLOWED_INTERNAL_FOR_PUBLIC.includes(target)) {
       problems.push(`${rel}: imports ${spec} (${target}); import it from 'webhook-cms-receiver' as a user would`);
     } else if (targetRank === undefined || targetRank >= fromRank) {
       problems.push(`${rel}: imports ${spec}, which is in ${target}, a layer at or above ${from}'s`);
+    } else if (from === 'src/cli' && room && !ROOM_DOORS[room].includes(path)) {
+      problems.push(`${rel}: imports ${spec}; the CLI reaches ${room} only through ${ROOM_DOORS[room].join(' or ')}`);
     }
   }
 }
+
+// Tests under test/ use the package as a user would: by name (vitest aliases and tsconfig paths
+// map the names to the sources) or the built dist/; never a source file by its path.
+for (const file of testTree) {
+  const rel = relPath(file);
+  for (const spec of importsOf(file)) {
+    const path = targetFile(file, spec);
+    if (path.startsWith('src/') || path.startsWith('adapters/'))
+      problems.push(`${rel}: imports ${spec}; a test under test/ imports the package by name, not ${path}`);
+  }
+}
+
 if (problems.length > 0) {
-  console.error(`check-layers: ${problems.length} upward or sideways import(s):\n  ${problems.join('\n  ')}`);
+  console.error(
+    `check-layers: ${problems.length} upward, sideways or test-rule import(s):\n  ${problems.join('\n  ')}`,
+  );
   process.exit(1);
 }
-console.log(`check-layers: ${files.length} modules import one way`);
+console.log(
+  `check-layers: ${files.length} modules import one way; ${besideTests.length + testTree.length} test files keep the test rule`,
+);

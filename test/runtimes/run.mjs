@@ -6,6 +6,7 @@ import { delimiter, join } from 'node:path';
 import { durableObjectsInWorkerd } from './durable-objects.mjs';
 import { ensureRuntimesInstalled, linkPackageInto, rootDir, runtimesDir } from './install.mjs';
 import { runToEnd, startProcess } from './processes.mjs';
+import { publishOn } from './publish-matrix.mjs';
 import { bun, deno, judge, runtimes } from './runtimes.mjs';
 import { hostWorker, readWranglerConfig } from './worker.mjs';
 
@@ -20,6 +21,8 @@ const { compatibilityDate, main: workerMain, durableObjects } = readWranglerConf
 const rows = [];
 console.log('vectors through verify(), handle() and the Fetch adapter of the built package:');
 for (const entry of runtimes) rows.push(print(await attempt(entry.label, () => vectorsOn(entry))));
+console.log('the /publish entry of the built package (sanitizeHtml and its hast peers, contentHash, slug answers):');
+for (const entry of runtimes) rows.push(print(await attempt(entry.label, () => publishOn(entry))));
 console.log('examples, started and sent signed deliveries over HTTP, then probed (probe --writes):');
 for (const [label, start] of exampleStarters()) rows.push(print(await attempt(label, () => exampleOn(start))));
 console.log('the Durable Object dedup store of the built package, in workerd (test/cloudflare/durable-object.mjs):');

@@ -1,0 +1,129 @@
+/**
+ * Options of {@link sanitizeHtml} and {@link loadHtmlSanitizer}.
+ *
+ * @example
+ * ```ts
+ * import { defaultSchema } from 'hast-util-sanitize';
+ * // Keep heading ids as they are, so a table of contents' `#section` links still work:
+ * const options: SanitizeHtmlOptions = { schema: { ...defaultSchema, clobberPrefix: '' } };
+ * ```
+ */
+export interface SanitizeHtmlOptions {
+  /**
+   * A `Schema` of `hast-util-sanitize` replacing the default. The default is that package's
+   * `defaultSchema` (GitHub's rules: no scripts, styles, iframes, forms or event handlers; links
+   * only to http, https, mailto, irc and xmpp; images only from http and https; `id` and `name`
+   * prefixed with `user-content-` against DOM clobbering), with the text of `<style>` and
+   * `<template>` dropped rather than kept as text, and in-page links (`href="#intro"`) pointed
+   * at the prefixed ids so a table of contents still works. Typed loosely so these declarations
+   * do not need the optional peer installed.
+   */
+  schema?: object;
+}
+
+/**
+ * A loaded sanitizer: synchronous, for a loop over many articles.
+ *
+ * @example
+ * ```ts
+ * const sanitize: HtmlSanitizer = await loadHtmlSanitizer();
+ * const pages = articles.map((article) => ({ ...article, content_html: sanitize(article.content_html) }));
+ * ```
+ */
+export type HtmlSanitizer = (html: string) => string;
+
+interface Hast {
+  fromHtml: (html: string, options: { fragment: boolean }) => unknown;
+  sanitize: (tree: never, schema?: never) => unknown;
+  toHtml: (tree: never) => string;
+  defaultSchema: object;
+}
+
+let loading: Promise<Hast> | undefined;
+
+// Imported on first use, so `/publish` loads without them and they stay optional peers. The
+// specifiers are literal so bundlers (wrangler, Next.js, Vite) include them in a bundle that
+// uses the sanitizer.
+function loadHast(): Promise<Hast> {
+  loading ??= Promise.all([
+    import('hast-util-from-html'),
+    import('hast-util-sanitize'),
+    import('hast-util-to-html'),
+  ]).then(
+    ([parse, clean, serialize]) => ({
+      fromHtml: parse.fromHtml as Hast['fromHtml'],
+      sanitize: clean.sanitize as Hast['sanitize'],
+      defaultSchema: clean.defaultSchema,
+      toHtml: serialize.toHtml as Hast['toHtml'],
+    }),
+    (cause: unknown) => {
+      loading = undefined;
+      throw new Error(
+        'sanitizeHtml needs the optional peer dependencies hast-util-from-html, hast-util-sanitize and hast-util-to-html, which could not be loaded. Install them: npm install hast-util-from-html hast-util-sanitize hast-util-to-html',
+        { cause },
+      );
+    },
+  );
+  return loading;
+}
+
+/**
+ * Loads the sanitizer once and returns it as a synchronous function. The hast packages are
+ * optional peer dependencies of `/publish` imported on first use, which is why this is async;
+ * later calls reuse the loaded modules.
+ *
+ * @example
+ * ```ts
+ * import { loadHtmlSanitizer } from 'webhook-cms-receiver/publish';
+ * const sanitize = await loadHtmlSanitizer(); // once, at start-up
+ * const html = sanitize(article.content_html); // then synchronously, per article
+ * ```
+ */
+export async function loadHtmlSanitizer(options: SanitizeHtmlOptions = {}): Promise<HtmlSanitizer> {
+  const hast = await loadHast();
+  const parse = (html: string) => hast.fromHtml(String(html), { fragment: true }) as never;
+  if (options.schema) {
+    const schema = options.schema as never;
+    return (html) => hast.toHtml(hast.sanitize(parse(html), schema) as never);
+  }
+  const base = hast.defaultSchema as { strip?: string[]; clobberPrefix?: string };
+  const schema = { ...base, strip: [...(base.strip ?? []), 'style', 'template'] } as never;
+  return (html) => {
+    const tree = hast.sanitize(parse(html), schema) as HastNode;
+    pointFragmentLinks(tree, base.clobberPrefix ?? '');
+    return hast.toHtml(tree as never);
+  };
+}
+
+interface HastNode {
+  tagName?: string;
+  properties?: Record<string, unknown>;
+  children?: HastNode[];
+}
+
+// The default schema prefixes every id (DOM clobbering); GitHub then fixes `#fragment` links
+// in the browser with a script. Doing it here keeps a table of contents working without one.
+function pointFragmentLinks(node: HastNode, prefix: string): void {
+  const href = node.tagName === 'a' ? node.properties?.href : undefined;
+  if (prefix && node.properties && typeof href === 'string' && /^#./.test(href) && !href.startsWith(`#${prefix}`))
+    node.properties.href = `#${prefix}${href.slice(1)}`;
+  for (const child of node.children ?? []) pointFragmentLinks(child, prefix);
+}
+
+/**
+ * Makes an article's `content_html` safe to put in a page: `<script>`, `<style>`, `<iframe>`,
+ * `<object>`, forms, event-handler attributes (`onerror`, `onclick`, …), `style` attributes and
+ * `javascript:`/`data:`/`vbscript:` URLs are removed; headings, paragraphs, lists, links,
+ * images, tables, code and quotes stay. Built on `hast-util-from-html`, `hast-util-sanitize` and
+ * `hast-util-to-html` (install them; optional peers of `/publish`): a parser written in
+ * JavaScript, no DOM, so it runs the same on Node, Bun, Deno and Cloudflare Workers.
+ *
+ * @example
+ * ```ts
+ * import { sanitizeHtml } from 'webhook-cms-receiver/publish';
+ * const body = await sanitizeHtml('<p onclick="steal()">Hi<script>steal()</script></p>'); // '<p>Hi</p>'
+ * ```
+ */
+export async function sanitizeHtml(html: string, options?: SanitizeHtmlOptions): Promise<string> {
+  return (await loadHtmlSanitizer(options))(html);
+}

@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { type CapturedDelivery, parseCapture } from '../testing/diagnose-capture.js';
+import { type CapturedDelivery, parseCapture } from '../diagnose/index.js';
 import { UsageError } from './usage-error.js';
 
 /** The captured request `diagnose` was pointed at: a capture line, or a headers file and a body file. */

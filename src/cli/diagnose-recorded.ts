@@ -1,5 +1,4 @@
-import type { RecordedOutcome } from '../testing/diagnose-capture.js';
-import type { Diagnosis, DiagnosisCause, DiagnosisCheck } from '../testing/diagnose-result.js';
+import type { Diagnosis, DiagnosisCause, DiagnosisCheck, RecordedOutcome } from '../diagnose/index.js';
 import type { WebhookErrorCode } from 'webhook-cms-receiver';
 
 /** The public `error` text of each code the receiver refuses with, as the contract's table has it. */

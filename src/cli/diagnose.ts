@@ -1,5 +1,4 @@
-import { diagnoseDelivery } from '../testing/diagnose.js';
-import type { Diagnosis } from '../testing/diagnose-result.js';
+import { type Diagnosis, diagnoseDelivery } from '../diagnose/index.js';
 import { capturedRequest, nowFrom } from './diagnose-input.js';
 import { withRecordedOutcome } from './diagnose-recorded.js';
 import { DIAGNOSE_HELP } from './help.js';

@@ -1,6 +1,6 @@
-import { httpUrl } from '../testing/http-url.js';
+import { articleSyncPayload, articleTrashPayload, testPayload } from '../testing/index.js';
+import { httpUrl } from '../testing/internal.js';
 import { readFileSync } from 'node:fs';
-import { articleSyncPayload, articleTrashPayload, testPayload } from '../testing/factories.js';
 import { UsageError } from './usage-error.js';
 
 const EVENTS = ['article.sync', 'article.trash', 'test'] as const;

@@ -1,4 +1,4 @@
-import { type ProbeRow, probeEndpoint } from '../testing/probe.js';
+import { type ProbeRow, probeEndpoint } from '../probe/index.js';
 import { PROBE_HELP } from './help.js';
 import { tokenFrom, urlFrom } from './inputs.js';
 import { parseCommandLine, redacting, wholeNumber, writeJson, type Io } from './io.js';

@@ -1,4 +1,9 @@
-import { decodeBase64, encodeBase64, utf8Bytes, utf8Text } from './diagnose-bytes.js';
+import type { InspectedDelivery } from 'webhook-cms-receiver';
+import { decodeBase64, encodeBase64, utf8Bytes, utf8Text } from './bytes.js';
+
+// The captured-delivery JSON line has one owner, this file: the reader (`parseCapture`,
+// `readRecord`) and the writer (`captureRecord`, `bodyFields`) the CLI's `sign --json`, the
+// inspector's recorder and the inspect page's replay all use.
 
 /** A request as a capture line holds it: what {@link diagnoseDelivery} takes, plus when it arrived. */
 export interface CapturedDelivery {
@@ -25,6 +30,30 @@ export interface RecordedOutcome {
   reason?: string;
 }
 
+/** One line of the inspector's file: a capture line with the receiver's verdict around it. */
+export interface InspectorRecord {
+  id: string;
+  receivedAt: string;
+  durationMs: number;
+  method: string | undefined;
+  headers: Record<string, string>;
+  /** The body as UTF-8 text, or `bodyBase64` when it is not valid UTF-8. */
+  body?: string;
+  bodyBase64?: string;
+  bodyTruncated?: true;
+  status: number;
+  answer: unknown;
+  event?: InspectedDelivery['event'];
+  error?: InspectedDelivery['error'];
+  diagnosis?: unknown;
+}
+
+/** A capture line as the inspect page's replay reads it: the capture, plus the record's id and event. */
+export interface StoredDelivery extends CapturedDelivery {
+  id?: string;
+  event?: { name?: string; deliveryId?: string | null };
+}
+
 /**
  * Reads one JSON line as the inspector and the CLI's `--json` write it:
  * `{ "headers": {…}, "body": "<UTF-8 text>" }` or `{ "headers": {…}, "bodyBase64": "…" }`,
@@ -38,6 +67,12 @@ export interface RecordedOutcome {
  * ```
  */
 export function parseCapture(line: string): CapturedDelivery {
+  const { id: _id, event: _event, ...capture } = readRecord(line);
+  return capture;
+}
+
+/** {@link parseCapture}, keeping the inspector record's `id` and `event` too. Throws a TypeError naming what is wrong. */
+export function readRecord(line: string): StoredDelivery {
   let json: unknown;
   try {
     json = JSON.parse(line);
@@ -55,7 +90,10 @@ export function parseCapture(line: string): CapturedDelivery {
   const body = bodyOf(record);
   const receivedAt = timeOf(record.receivedAt);
   const recorded = outcomeOf(record);
+  const event = eventOf(record.event);
   return {
+    ...(typeof record.id === 'string' ? { id: record.id } : {}),
+    ...(event ? { event } : {}),
     headers,
     ...(body ? { body } : {}),
     ...(receivedAt === undefined ? {} : { receivedAt }),
@@ -73,6 +111,16 @@ function outcomeOf(record: Record<string, unknown>): RecordedOutcome | undefined
     status,
     ...(typeof code === 'string' ? { code } : {}),
     ...(typeof reason === 'string' ? { reason } : {}),
+  };
+}
+
+/** The event name and delivery id the receiver read, if the line has them. */
+function eventOf(value: unknown): StoredDelivery['event'] {
+  if (typeof value !== 'object' || value === null) return undefined;
+  const { name, deliveryId } = value as Record<string, unknown>;
+  return {
+    ...(typeof name === 'string' ? { name } : {}),
+    ...(typeof deliveryId === 'string' || deliveryId === null ? { deliveryId } : {}),
   };
 }
 
@@ -109,7 +157,15 @@ export function captureLine(delivery: CapturedDelivery): string {
 /** The object {@link captureLine} writes, for callers that add fields of their own. */
 export function captureRecord(delivery: CapturedDelivery): Record<string, unknown> {
   const { headers, body, receivedAt } = delivery;
-  const text = body === undefined ? undefined : utf8Text(body);
-  const encoded = body === undefined ? {} : text === undefined ? { bodyBase64: encodeBase64(body) } : { body: text };
-  return { ...(receivedAt === undefined ? {} : { receivedAt }), headers, ...encoded };
+  return {
+    ...(receivedAt === undefined ? {} : { receivedAt }),
+    headers,
+    ...(body === undefined ? {} : bodyFields(body)),
+  };
+}
+
+/** A body as a capture line holds it: text when it is valid UTF-8, else base64, so every byte survives. */
+export function bodyFields(body: Uint8Array): { body: string } | { bodyBase64: string } {
+  const text = utf8Text(body);
+  return text === undefined ? { bodyBase64: encodeBase64(body) } : { body: text };
 }

@@ -6,13 +6,13 @@ import {
   type HeadersInput,
   isWebhookError,
 } from 'webhook-cms-receiver';
-import { utf8Bytes } from './diagnose-bytes.js';
-import { envelopeFindings } from './diagnose-envelope.js';
-import { type HeaderValues, headerRecord, headerValues } from './diagnose-headers.js';
-import { type Diagnosis, type DiagnosisVerdict, type Finding, fail, pass, skip } from './diagnose-result.js';
-import { analyzeSignature } from './diagnose-signature.js';
-import { analyzeTimestamp } from './diagnose-timestamp.js';
-import { analyzeAuthorization, tokenCause } from './diagnose-token.js';
+import { utf8Bytes } from './bytes.js';
+import { envelopeFindings } from './envelope.js';
+import { type HeaderValues, headerRecord, headerValues } from './headers.js';
+import { type Diagnosis, type DiagnosisVerdict, type Finding, fail, pass, skip } from './result.js';
+import { analyzeSignature } from './signature.js';
+import { analyzeTimestamp } from './timestamp.js';
+import { analyzeAuthorization, tokenCause } from './token.js';
 
 /** Options of {@link diagnoseDelivery}: a captured request and the endpoint's configuration. */
 export interface DiagnoseOptions {

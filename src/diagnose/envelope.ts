@@ -1,8 +1,8 @@
 import { type createReceiver, isWebhookError, type WebhookEvent } from 'webhook-cms-receiver';
-import { startsWithBom } from './diagnose-bytes.js';
-import { type HeaderValues, single } from './diagnose-headers.js';
-import { type Finding, fail, pass, skip } from './diagnose-result.js';
-import { signature } from './sign-delivery.js';
+import { startsWithBom } from './bytes.js';
+import { type HeaderValues, single } from './headers.js';
+import { type Finding, fail, pass, skip } from './result.js';
+import { signature } from '../testing/sign-delivery.js';
 
 /**
  * Checks 6 and 7, judged by the receiver itself on a copy re-signed with the configured token

@@ -1,5 +1,5 @@
 import type { WebhookErrorCode } from 'webhook-cms-receiver';
-import type { BodyTransformation } from './diagnose-transformations.js';
+import type { BodyTransformation } from './transformations.js';
 
 /** The contract's checks, in the order the receiver runs them. */
 export type DiagnosisCheckName =

@@ -1,6 +1,6 @@
-import { utf8Text } from './diagnose-bytes.js';
-import { type DiagnosisCause, type Finding, fail } from './diagnose-result.js';
-import { type Candidate, TRANSFORMATIONS } from './diagnose-transformations.js';
+import { utf8Text } from './bytes.js';
+import { type DiagnosisCause, type Finding, fail } from './result.js';
+import { type Candidate, TRANSFORMATIONS } from './transformations.js';
 
 /** Which key made the signature, and over what, when one of the tries matched. */
 export interface Match {

@@ -1,10 +1,10 @@
-import { concatBytes, decodeBase64, utf8Bytes, utf8Text } from './diagnose-bytes.js';
-import type { HeaderValues } from './diagnose-headers.js';
-import { type KeyFinder, keyFinder } from './diagnose-hmac.js';
-import { type Finding, fail, pass, skip } from './diagnose-result.js';
-import { describeMatch, type Match, unexplainedCause } from './diagnose-signature-causes.js';
-import { candidates } from './diagnose-transformations.js';
-import type { Signer } from './diagnose-token.js';
+import { concatBytes, decodeBase64, utf8Bytes, utf8Text } from './bytes.js';
+import type { HeaderValues } from './headers.js';
+import { type KeyFinder, keyFinder } from './hmac.js';
+import { type Finding, fail, pass, skip } from './result.js';
+import { describeMatch, type Match, unexplainedCause } from './signature-causes.js';
+import { candidates } from './transformations.js';
+import type { Signer } from './token.js';
 
 /** What check 5 needs; the tokens never leave this module except as yes/no answers. */
 export interface SignatureInput {

@@ -1,5 +1,5 @@
-import type { HeaderValues } from './diagnose-headers.js';
-import { type DiagnosisCause, fail, type Finding, pass, skip } from './diagnose-result.js';
+import type { HeaderValues } from './headers.js';
+import { type DiagnosisCause, fail, type Finding, pass, skip } from './result.js';
 
 const REPLAY =
   'If you are replaying an earlier request, sign it again with a fresh timestamp (webhook-cms-receiver send, or sign --file) rather than resending its old headers.';

@@ -1,5 +1,5 @@
-import type { HeaderValues } from './diagnose-headers.js';
-import { type DiagnosisCause, type DiagnosisCheck, fail, pass, skip } from './diagnose-result.js';
+import type { HeaderValues } from './headers.js';
+import { type DiagnosisCause, type DiagnosisCheck, fail, pass, skip } from './result.js';
 
 /** What the `Authorization` header holds, measured against the configured tokens. Internal: never printed. */
 export interface AuthorizationFinding {

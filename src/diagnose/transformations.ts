@@ -9,8 +9,8 @@ import {
   startsWithBom,
   utf8Bytes,
   utf8Text,
-} from './diagnose-bytes.js';
-import { isIndented, jsonLayouts, minifiedJson } from './diagnose-json.js';
+} from './bytes.js';
+import { isIndented, jsonLayouts, minifiedJson } from './json.js';
 
 /** What happened to the body between signing and verify, when one of these explains a signature mismatch. */
 export type BodyTransformation =

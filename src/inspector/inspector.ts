@@ -1,6 +1,8 @@
 import type { InspectedDelivery } from 'webhook-cms-receiver';
+import { bodyFields, diagnoseDelivery, type InspectorRecord } from '../diagnose/index.js';
 import { loadBuiltin } from '../internal/builtin.js';
-import { diagnoseDelivery } from './diagnose.js';
+
+export type { InspectorRecord } from '../diagnose/index.js';
 
 /** Options of {@link createInspector}. */
 export interface InspectorOptions {
@@ -21,24 +23,6 @@ export interface InspectorOptions {
   token?: string;
 }
 
-/** One line of the inspector's file. */
-export interface InspectorRecord {
-  id: string;
-  receivedAt: string;
-  durationMs: number;
-  method: string | undefined;
-  headers: Record<string, string>;
-  /** The body as UTF-8 text, or `bodyBase64` when it is not valid UTF-8. */
-  body?: string;
-  bodyBase64?: string;
-  bodyTruncated?: true;
-  status: number;
-  answer: unknown;
-  event?: InspectedDelivery['event'];
-  error?: InspectedDelivery['error'];
-  diagnosis?: unknown;
-}
-
 /** The slice of node:fs the inspector uses, declared so the package needs no Node types. */
 interface NodeFs {
   mkdirSync(path: string, options: { recursive: true; mode: number }): unknown;
@@ -55,8 +39,6 @@ const FOLDER_MODE = 0o700;
 
 /** The default file, also in every starter's `.gitignore`. */
 export const DEFAULT_INSPECTOR_FILE = '.webhook-inspector/deliveries.jsonl';
-
-const strict = new TextDecoder('utf-8', { fatal: true });
 
 /**
  * Records every delivery a receiver sees into a bounded JSON-lines file, for
@@ -124,9 +106,7 @@ function recordOf(delivery: InspectedDelivery, maxBodyBytes: number): InspectorR
   if (bytes) {
     const kept = bytes.byteLength > maxBodyBytes ? bytes.subarray(0, maxBodyBytes) : bytes;
     if (kept !== bytes) record.bodyTruncated = true;
-    const text = decode(kept);
-    if (text === undefined) record.bodyBase64 = base64(kept);
-    else record.body = text;
+    Object.assign(record, bodyFields(kept));
   }
   return record;
 }
@@ -143,20 +123,6 @@ async function diagnosed(token: string, delivery: InspectedDelivery, body: Uint8
   } catch (error) {
     return { error: `the diagnosis failed: ${String(error)}` };
   }
-}
-
-function decode(bytes: Uint8Array): string | undefined {
-  try {
-    return strict.decode(bytes);
-  } catch {
-    return undefined;
-  }
-}
-
-function base64(bytes: Uint8Array): string {
-  let binary = '';
-  for (let i = 0; i < bytes.length; i++) binary += String.fromCharCode(bytes[i]!);
-  return btoa(binary);
 }
 
 function directoryOf(file: string): string {

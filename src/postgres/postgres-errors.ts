@@ -1,5 +1,13 @@
 import { describeThrown } from '../internal/describe.js';
-import type { Tables } from './table-sql.js';
+
+/**
+ * The two table names an explanation quotes. Declared here, not imported from table-sql.ts, so
+ * that file (which explains its own errors) imports this one and never the other way round.
+ */
+interface TableNames {
+  deliveries: string;
+  articles: string;
+}
 
 /** SQLSTATE of an error from any of the clients (they all copy the server's `code`). */
 export function sqlState(error: unknown): string | undefined {
@@ -20,13 +28,13 @@ export function isLockConflict(error: unknown): boolean {
  * Wraps the database errors whose fix is on the user's side in one that names it; the
  * original stays as `cause`. Other errors (connection refused, timeouts) pass unchanged.
  */
-export function explainPostgresError(error: unknown, tables: Tables, step: string): unknown {
+export function explainPostgresError(error: unknown, tables: TableNames, step: string): unknown {
   const fix = fixFor(sqlState(error), tables);
   if (!fix) return error;
   return new Error(`postgresDedupStore could not ${step}: ${describeThrown(error)}. ${fix}`, { cause: error });
 }
 
-function fixFor(code: string | undefined, { deliveries, articles }: Tables): string | undefined {
+function fixFor(code: string | undefined, { deliveries, articles }: TableNames): string | undefined {
   const migration = 'postgresDedupTableSql({ table }) from webhook-cms-receiver/postgres';
   switch (code) {
     case '42P01':

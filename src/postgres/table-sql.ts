@@ -1,5 +1,5 @@
 import type { Database } from './database.js';
-import { explainPostgresError } from './postgres-errors.js';
+import { explainPostgresError, sqlState } from './postgres-errors.js';
 
 /** The table deliveries are remembered in unless `table` says otherwise. */
 export const DEFAULT_TABLE = 'webhook_deliveries';
@@ -131,8 +131,8 @@ export async function createTables(db: Database, tables: Tables): Promise<void> 
       for (const statement of tableStatements(tables)) await db.query(statement, []);
       return;
     } catch (error) {
-      const code = (error as { code?: unknown } | null)?.code;
-      if (attempt < 3 && typeof code === 'string' && CREATION_RACES.has(code)) continue;
+      const code = sqlState(error);
+      if (attempt < 3 && code !== undefined && CREATION_RACES.has(code)) continue;
       throw explainPostgresError(error, tables, 'create its tables');
     }
   }

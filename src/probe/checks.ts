@@ -1,8 +1,8 @@
-import { testPayload } from './factories.js';
-import type { ProbeContext, ProbeRow } from './probe.js';
-import { type ClockReading, clockExplains, offsetText, readClock } from './probe-clock.js';
-import { answerText, type Exchange, errorOf } from './probe-exchange.js';
-import { signature, signDelivery } from './sign-delivery.js';
+import { testPayload } from '../testing/factories.js';
+import type { ProbeContext, ProbeRow } from './context.js';
+import { type ClockReading, clockExplains, offsetText, readClock } from './clock.js';
+import { answerText, type Exchange, errorOf } from './exchange.js';
+import { signature, signDelivery } from '../testing/sign-delivery.js';
 
 /** Far enough outside the 300 s window that up to 300 s of skew between the probe and the endpoint still fails it. */
 const SKEW_SECONDS = 600;

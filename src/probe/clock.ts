@@ -1,5 +1,5 @@
-import type { Exchange } from './probe-exchange.js';
-import { errorOf } from './probe-exchange.js';
+import type { Exchange } from './exchange.js';
+import { errorOf } from './exchange.js';
 
 /** Below this, a difference between the clocks is latency and the Date header's 1 s resolution, not a wrong clock. */
 const NOTICEABLE_SECONDS = 60;

@@ -1,7 +1,7 @@
-import { describeFailure, parsedBody } from './deliver-attempt.js';
-import { redirectReason } from './deliver-summary.js';
-import { readCapped } from './read-answer.js';
-import type { SignedDelivery } from './sign-delivery.js';
+import { describeFailure } from '../testing/deliver-attempt.js';
+import { redirectReason } from '../testing/deliver-summary.js';
+import { readAnswer } from '../testing/read-answer.js';
+import type { SignedDelivery } from '../testing/sign-delivery.js';
 
 /** One request the probe made and what came back. */
 export interface Exchange {
@@ -44,11 +44,11 @@ export async function exchange(
   try {
     const response = await send(url, { ...init, redirect: 'manual', signal: AbortSignal.timeout(timeoutMs) });
     // The limit covers reading the answer too, as the service's does; the cap keeps an endless answer finite.
-    const { text, truncated } = await readCapped(response);
+    const { body, truncated } = await readAnswer(response);
     return {
       row,
       status: response.status,
-      body: parsedBody(text),
+      body,
       allow: response.headers.get('allow'),
       location: response.headers.get('location'),
       date: response.headers.get('date'),

@@ -1,9 +1,9 @@
-import { httpUrl } from './http-url.js';
-import { ATTEMPT_TIMEOUT_MS } from './deliver.js';
-import { readOnlyRows } from './probe-checks.js';
-import { type Exchange, exchange, type ProbeFetch } from './probe-exchange.js';
-import { writeRows } from './probe-writes.js';
-import type { SignedDelivery } from './sign-delivery.js';
+import { httpUrl } from '../testing/http-url.js';
+import { ATTEMPT_TIMEOUT_MS } from '../testing/deliver.js';
+import { readOnlyRows } from './checks.js';
+import type { ProbeContext, ProbeRow } from './context.js';
+import { type Exchange, exchange, type ProbeFetch } from './exchange.js';
+import { writeRows } from './writes.js';
 
 /** Options of {@link probeEndpoint}. */
 export interface ProbeOptions {
@@ -23,31 +23,12 @@ export interface ProbeOptions {
   onRow?: (row: ProbeRow) => void;
 }
 
-/** One check of the probe. */
-export interface ProbeRow {
-  /** e.g. `test event`, `bad signature`, `answer time`. */
-  name: string;
-  /** `warn`: differs from the contract in a way the service does not notice. */
-  result: 'pass' | 'warn' | 'fail';
-  /** What was sent back and why it passes or not. Never the token. */
-  reason: string;
-}
-
 /** What {@link probeEndpoint} found. */
 export interface ProbeResult {
   /** False when any row failed. */
   ok: boolean;
   url: string;
   rows: ProbeRow[];
-}
-
-/** What the row builders share: where to send, with what, and the record of every answer. */
-export interface ProbeContext {
-  url: string;
-  token: string;
-  timeoutMs: number;
-  post(row: string, delivery: SignedDelivery): Promise<Exchange>;
-  get(row: string): Promise<Exchange>;
 }
 
 /**

@@ -1,7 +1,7 @@
-import { articleSyncPayload, articleTrashPayload } from './factories.js';
-import type { ProbeContext, ProbeRow } from './probe.js';
-import { answerText, type Exchange } from './probe-exchange.js';
-import { signDelivery } from './sign-delivery.js';
+import { articleSyncPayload, articleTrashPayload } from '../testing/factories.js';
+import type { ProbeContext, ProbeRow } from './context.js';
+import { answerText, type Exchange } from './exchange.js';
+import { signDelivery } from '../testing/sign-delivery.js';
 
 /** How many copies of one delivery id the concurrency row sends at once. */
 const COPIES = 5;

@@ -1,5 +1,5 @@
 import type { DeliverOptions, DeliveryAttempt } from './deliver-types.js';
-import { readCapped } from './read-answer.js';
+import { readAnswer } from './read-answer.js';
 import { signDelivery } from './sign-delivery.js';
 
 const encoder = new TextEncoder();
@@ -49,26 +49,17 @@ export async function attempt(
   try {
     const response = await send(url, init);
     // The timeout covers the body too, as the service's does; the cap keeps an endless answer finite.
-    const { text, truncated } = await readCapped(response);
+    const { body, truncated } = await readAnswer(response);
     const location = response.status >= 300 && response.status < 400 ? response.headers.get('location') : null;
     return {
       status: response.status,
-      body: parsedBody(text),
+      body,
       error: null,
       ...(truncated ? { bodyTruncated: true as const } : {}),
       ...(location === null ? {} : { location }),
     };
   } catch (error) {
     return { status: null, body: null, error: describeFailure(error, url, timeoutMs) };
-  }
-}
-
-/** The answer as JSON when it parses, else its text. */
-export function parsedBody(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return text;
   }
 }
 

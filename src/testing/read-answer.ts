@@ -46,3 +46,21 @@ export async function readCapped(response: Response, limit = ANSWER_LIMIT_BYTES)
   }
   return { text: new TextDecoder().decode(bytes), truncated };
 }
+
+/** The answer as JSON when it parses, else its text: how every tool shows what an endpoint said. */
+export function parsedBody(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
+}
+
+/** Reads at most `limit` bytes of an answer ({@link readCapped}) and parses it ({@link parsedBody}). */
+export async function readAnswer(
+  response: Response,
+  limit = ANSWER_LIMIT_BYTES,
+): Promise<{ body: unknown; truncated: boolean }> {
+  const { text, truncated } = await readCapped(response, limit);
+  return { body: parsedBody(text), truncated };
+}

@@ -1,23 +1,20 @@
-import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import { get } from 'node:http';
 import { join } from 'node:path';
-import { type Browser, chromium } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { articleSyncPayload, signDelivery } from 'webhook-cms-receiver/testing';
-import { type InspectorServer, startInspectorServer } from '../../src/cli/inspect/server.js';
+import { describeWithChromium, launchChromium } from '../helpers/chromium.js';
 import { type CopiedStarter, copyStarter } from '../helpers/copy-starter.js';
 import { type RunningStarter, startStarter } from '../helpers/starter-process.js';
+import { type RunningInspect, startInspect } from './start-inspect.js';
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const HOW_TO_RUN = `skipped: no Chromium at ${CHROMIUM} (apt-get install chromium, or set CHROMIUM_PATH); .ci/run installs it`;
 const token = 'whk_inspector_secret_token_7f3a9c';
-const describeWithChromium = existsSync(CHROMIUM) ? describe : describe.skip;
-if (!existsSync(CHROMIUM)) console.warn(`Inspector browser test ${HOW_TO_RUN}`);
 
 describeWithChromium('the delivery inspector in a real browser', () => {
   let starter: CopiedStarter;
   let endpoint: RunningStarter;
-  let inspector: InspectorServer;
+  let inspector: RunningInspect;
   let browser: Browser;
   let file: string;
 
@@ -27,22 +24,14 @@ describeWithChromium('the delivery inspector in a real browser', () => {
     const env = { WEBHOOK_TOKEN: token, PORT: '0', HOST: '127.0.0.1', WEBHOOK_INSPECTOR: '1' };
     endpoint = await startStarter(starter.dir, env);
     file = join(starter.dir, '.webhook-inspector', 'deliveries.jsonl');
-    inspector = await startInspectorServer({ file, target: endpoint.url, token, host: '127.0.0.1', port: 0 });
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: [
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--no-first-run',
-      ],
-    });
+    // The inspector as a user starts it: the built CLI (npm test builds dist/ first).
+    inspector = await startInspect(['--file', file, '--target', endpoint.url], { WEBHOOK_TOKEN: token });
+    browser = await launchChromium();
   }, 180_000);
 
   afterAll(async () => {
     await browser?.close();
-    await inspector?.close();
+    inspector?.stop();
     await endpoint?.stop();
     await starter?.remove();
   });
@@ -99,7 +88,7 @@ describeWithChromium('the delivery inspector in a real browser', () => {
     expect(await page.locator('#rows tr').count()).toBe(3);
 
     const html = await page.content();
-    for (const text of [html, ...seen, readFileSync(file, 'utf8'), endpoint.output()]) {
+    for (const text of [html, ...seen, readFileSync(file, 'utf8'), endpoint.output(), inspector.output()]) {
       expect(text).not.toContain(token);
     }
     await page.close();

@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
-import { DEFAULT_INSPECTOR_FILE } from '../../testing/inspector.js';
-import { httpUrl } from '../../testing/http-url.js';
+import { DEFAULT_INSPECTOR_FILE } from '../../inspector/index.js';
+import { httpUrl } from '../../testing/internal.js';
 import { INSPECT_HELP } from '../help.js';
 import { type Io, parseFlags, wholeNumber } from '../io.js';
 import { EXIT, Inputs } from '../usage-error.js';

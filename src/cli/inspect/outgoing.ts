@@ -5,8 +5,8 @@ import {
   signDelivery,
   testPayload,
 } from '../../testing/index.js';
-import { readCapped } from '../../testing/read-answer.js';
-import type { StoredRecord } from './records.js';
+import { readAnswer } from '../../testing/internal.js';
+import type { StoredDelivery } from '../../diagnose/index.js';
 
 /** What the target answered to a replayed or sent delivery. */
 export interface TargetAnswer {
@@ -34,21 +34,19 @@ export class ReplayRefused extends Error {
  * age is accepted now if only those were wrong. Never a delivery refused for its token: its
  * body came from someone without the token, and re-signing it would authenticate it.
  */
-export async function replay(record: StoredRecord, options: ReplayOptions): Promise<TargetAnswer> {
-  if (record.error?.code === 'invalid_token' || record.status === 401)
+export async function replay(record: StoredDelivery, options: ReplayOptions): Promise<TargetAnswer> {
+  if (record.recorded?.code === 'invalid_token' || record.recorded?.status === 401)
     throw new ReplayRefused(
       'this delivery was refused for its token (invalid_token), so it is not replayed: re-signing it with your token would turn a request from someone without the token into an authenticated one. Send a new delivery instead.',
     );
   if (record.bodyTruncated)
     throw new ReplayRefused('this delivery was recorded with a truncated body, so it cannot be replayed');
-  const body =
-    record.bodyBase64 !== undefined
-      ? Uint8Array.from(atob(record.bodyBase64), (c) => c.charCodeAt(0))
-      : (record.body ?? '');
-  const recordedId = record.event?.deliveryId ?? record.headers?.['x-service-delivery-id'];
+  const body = record.body ?? '';
+  const header = (name: string) => [record.headers[name] ?? []].flat()[0];
+  const recordedId = record.event?.deliveryId ?? header('x-service-delivery-id');
   const deliveryId = options.newDeliveryId || !recordedId ? globalThis.crypto.randomUUID() : recordedId;
   const signed = signDelivery({ token: options.token, payload: body, deliveryId });
-  const eventName = record.event?.name ?? record.headers?.['x-service-event'];
+  const eventName = record.event?.name ?? header('x-service-event');
   if (eventName) signed.headers['X-Service-Event'] = eventName;
   return post(options.target, signed, deliveryId);
 }
@@ -76,12 +74,6 @@ async function post(target: string, delivery: SignedDelivery, deliveryId: string
     signal: AbortSignal.timeout(10_000),
   });
   // An endless answer from the target costs 64 KiB, not the inspector's memory.
-  const { text } = await readCapped(response);
-  let body: unknown = text;
-  try {
-    body = JSON.parse(text);
-  } catch {
-    // Not JSON: shown as text.
-  }
+  const { body } = await readAnswer(response);
   return { status: response.status, body, deliveryId };
 }

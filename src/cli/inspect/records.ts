@@ -1,17 +1,5 @@
 import { readFileSync, statSync } from 'node:fs';
-
-/** What the page and the replay read from one line of the inspector's file. */
-export interface StoredRecord {
-  id: string;
-  headers?: Record<string, string>;
-  body?: string;
-  bodyBase64?: string;
-  bodyTruncated?: boolean;
-  event?: { name?: string; deliveryId?: string | null };
-  /** What the receiver answered, and why it refused. */
-  status?: number;
-  error?: { code?: string; reason?: string };
-}
+import { readRecord, type StoredDelivery } from '../../diagnose/index.js';
 
 /**
  * Follows the inspector's JSON-lines file: the lines so far, then each new one as it is
@@ -49,15 +37,15 @@ export class RecordFile {
   }
 
   /** One record by its id, or undefined. */
-  find(id: string): StoredRecord | undefined {
+  find(id: string): StoredDelivery | undefined {
     const text = statSync(this.path, { throwIfNoEntry: false }) ? readFileSync(this.path, 'utf8') : '';
     for (const line of text.split('\n')) {
       if (!line.includes(id)) continue;
       try {
-        const record = JSON.parse(line) as StoredRecord;
+        const record = readRecord(line);
         if (record.id === id) return record;
       } catch {
-        // A line cut by a crash mid-write is skipped, not fatal.
+        // A line cut by a crash mid-write (or not a capture line at all) is skipped, not fatal.
       }
     }
     return undefined;

@@ -68,7 +68,7 @@ function hints(receiver: Receiver): ParserHints {
  * app.post('/webhook', webhookHandler(receiver, { 'article.sync': ({ article }) => save(article) }));
  * ```
  */
-export function webhookHandler(receiver: Receiver, handlers: WebhookHandlers) {
+export function webhookHandler(receiver: Receiver, handlers?: WebhookHandlers) {
   const parserHints = hints(receiver);
   return (req: ExpressRequest, res: ExpressResponse, _next?: Next): Promise<void> =>
     serveRequest(receiver, nodeAdapterRequest(req, parserHints), handlers)

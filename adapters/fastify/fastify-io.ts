@@ -1,10 +1,12 @@
-import type { AdapterRequest, HttpAnswer, Receiver, RequestBody, WebhookEvent } from 'webhook-cms-receiver';
+import type { AdapterRequest, HttpAnswer, Receiver, WebhookEvent } from 'webhook-cms-receiver';
 import {
+  answerThrough,
+  keptRaw,
   type NodeRequest,
   type NodeResponse,
   nodeAdapterRequest,
   type ParserHints,
-  sendNodeAnswer,
+  unreadStream,
 } from 'webhook-cms-receiver/node';
 
 /**
@@ -28,9 +30,9 @@ export interface FastifyReplyLike {
   raw: NodeResponse;
   readonly sent: boolean;
   hijack(): unknown;
-  code(statusCode: number): unknown;
-  headers(values: Record<string, string>): unknown;
-  send(payload: string): unknown;
+  code(statusCode: number): FastifyReplyLike;
+  headers(values: Record<string, string>): FastifyReplyLike;
+  send(payload: string): FastifyReplyLike;
 }
 
 /** The Fastify fix for a route whose body a parser already consumed, with the receiver's own limit. */
@@ -45,48 +47,26 @@ export function fastifyHints(receiver: Receiver): ParserHints {
 /**
  * Describes a Fastify request for the adapter kit. The body is, in this order: bytes a buffer
  * parser produced, the unread stream `webhookPlugin`'s parser passed on, raw bytes kept beside
- * a parsed body, else whatever the Node request still holds (answered 500 with the Fastify fix
- * when a parser consumed it).
+ * a parsed body (`fastify-raw-body` keeps a UTF-8 string by default), else whatever the Node
+ * request still holds (answered 500 with the Fastify fix when a parser consumed it).
  */
 export function fastifyAdapterRequest(request: FastifyRequestLike, hints: ParserHints): AdapterRequest {
-  // The Node helper reads every copy of a repeated Authorization from `request.raw`.
-  const node = nodeAdapterRequest(request.raw, hints);
-  return { method: node.method, headers: node.headers, body: () => keptBody(request) ?? node.body() };
-}
-
-function keptBody(request: FastifyRequestLike): RequestBody | undefined {
   const { body, rawBody } = request;
-  if (body instanceof Uint8Array || isUnreadStream(body)) return body;
-  // `fastify-raw-body` keeps a UTF-8 string by default: the core encodes it back to the same bytes.
-  if (rawBody instanceof Uint8Array || typeof rawBody === 'string') return rawBody;
-  return undefined;
-}
-
-function isUnreadStream(body: unknown): body is AsyncIterable<Uint8Array | string> {
-  if (typeof body !== 'object' || body === null || !(Symbol.asyncIterator in body)) return false;
-  const stream = body as { on?: unknown; readableEnded?: boolean };
-  return typeof stream.on === 'function' && stream.readableEnded !== true;
+  const kept = () => unreadStream(body) ?? keptRaw(body instanceof Uint8Array ? body : undefined, rawBody);
+  // The Node helper reads every copy of a repeated Authorization from `request.raw`.
+  return nodeAdapterRequest(request.raw, { ...hints, keptBody: kept });
 }
 
 /**
- * Writes an answer unless the reply was already sent. A refusal made before the body was read
- * goes straight to the Node response (hijacked from Fastify), which then stops reading and
- * closes the connection; every other answer goes through the reply, so the app's `onSend`
- * hooks and request log see it. Returns the reply to wait on, as an async hook must.
+ * Writes an answer unless the reply was already sent: a refusal that closes the connection
+ * goes straight to the Node response, hijacked from Fastify (see `answerThrough`); every other
+ * answer goes through the reply, so the app's `onSend` hooks and request log see it. Returns
+ * the reply to wait on, as an async hook must.
  */
-export function sendFastifyAnswer(
-  request: FastifyRequestLike,
-  reply: FastifyReplyLike,
-  answer: HttpAnswer,
-): FastifyReplyLike | undefined {
-  if (reply.sent || reply.raw.headersSent) return undefined;
-  if (answer.close) {
-    reply.hijack();
-    sendNodeAnswer(request.raw, reply.raw, answer);
-    return undefined;
-  }
-  reply.code(answer.status);
-  reply.headers(answer.headers);
-  reply.send(answer.text);
-  return reply;
+export function sendFastifyAnswer(request: FastifyRequestLike, reply: FastifyReplyLike, answer: HttpAnswer) {
+  if (reply.sent) return undefined;
+  return answerThrough(request.raw, reply.raw, answer, {
+    detach: () => reply.hijack(),
+    write: (http) => reply.code(http.status).headers(http.headers).send(http.text),
+  });
 }

@@ -33,7 +33,7 @@ import { type NodeRequest, type NodeResponse, prepareNodeAnswer } from 'webhook-
  */
 export function webhookHandler(
   receiver: Receiver,
-  handlers: WebhookHandlers,
+  handlers?: WebhookHandlers,
 ): (request: Request, env?: unknown) => Promise<Response> {
   return async (request, env) => respond(request, env, await serveRequest(receiver, fromFetch(request), handlers));
 }

@@ -2,18 +2,21 @@ import {
   type AdapterRequest,
   type AlreadyParsed,
   type FetchBody,
+  forwardedHeaders,
   type HttpAnswer,
+  isFetchBody,
   type RequestBody,
   toFetchResponse,
 } from 'webhook-cms-receiver';
 import {
+  answerThrough,
   closeAfterAnswer,
+  keptRaw,
   prepareNodeAnswer,
   type NodeRequest,
   type NodeResponse,
   nodeAdapterRequest,
   type ParserHints,
-  sendNodeAnswer,
 } from 'webhook-cms-receiver/node';
 
 /**
@@ -79,8 +82,7 @@ interface FetchRequest extends FetchBody {
 }
 
 function isFetchRequest(value: unknown): value is FetchRequest {
-  const candidate = value as Partial<FetchRequest> | null | undefined;
-  return typeof candidate?.arrayBuffer === 'function' && typeof candidate.headers?.get === 'function';
+  return isFetchBody(value) && typeof value.headers?.get === 'function';
 }
 
 /** h3 2: a Fetch `Request` everywhere; on Node, a refusal before the body also closes the socket. */
@@ -114,14 +116,16 @@ function nodeExchange(event: H3EventLike, req: NodeRequest, res: H3NodeResponse)
   return {
     request: { method: req.method, headers: node.headers, body: () => keptBody(event, req) ?? node.body() },
     answer(http) {
-      if (event.handled ?? (res.headersSent || res.writableEnded)) return undefined;
-      // A refusal before the body goes out on the socket at once, which is then closed gently.
-      if (http.close && !mock) return void sendNodeAnswer(req, res, http);
-      // Anything else through h3, so its response hooks see it as usual.
-      const { connection: _owned, ...headers } = http.headers;
-      res.statusCode = http.status;
-      for (const [name, value] of Object.entries(headers)) res.setHeader(name, value);
-      return http.text;
+      if (event.handled) return undefined;
+      // A refusal before the body goes out on the socket at once (not on a mock request);
+      // anything else through h3, so its response hooks see it as usual.
+      return answerThrough(req, res, mock ? { ...http, close: false } : http, {
+        write(kept) {
+          res.statusCode = kept.status;
+          for (const [name, value] of Object.entries(forwardedHeaders(http))) res.setHeader(name, value);
+          return kept.text;
+        },
+      });
     },
     refusal(http) {
       if (http.close && !mock) closeAfterAnswer(req, res, http);
@@ -143,8 +147,8 @@ function keptBody(event: H3EventLike, req: NodeRequest): RequestBody | undefined
 }
 
 function rawOrRefused(body: unknown): RequestBody {
-  if (typeof body === 'string' || body instanceof Uint8Array) return body;
-  if (body instanceof ArrayBuffer) return new Uint8Array(body);
+  const raw = keptRaw(body, body instanceof ArrayBuffer ? new Uint8Array(body) : undefined);
+  if (raw !== undefined) return raw;
   const stream = body as Partial<ReadableStream<Uint8Array>>;
   if (typeof stream.getReader === 'function') return stream.locked ? READ_FIRST : (body as ReadableStream<Uint8Array>);
   return { alreadyParsed: NODE_HINTS.parser, fix: NODE_HINTS.fix };

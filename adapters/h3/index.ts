@@ -12,14 +12,16 @@
  * @module webhook-cms-receiver/h3
  */
 import {
+  errorHttpAnswer,
+  logUnexpected,
   type Receiver,
   serveRequest,
+  toFetchResponse,
   verifyRequest,
   type WebhookEvent,
   WebhookError,
   type WebhookHandlers,
 } from 'webhook-cms-receiver';
-import { logUnexpected } from 'webhook-cms-receiver/node';
 import { type H3EventLike, type H3Exchange, h3Exchange } from './h3-io.js';
 
 export type { H3EventLike } from './h3-io.js';
@@ -47,17 +49,9 @@ export interface H3WebhookHandler {
  * export default webhookHandler(receiver, { 'article.sync': ({ article }) => save(article) });
  * ```
  */
-export function webhookHandler(receiver: Receiver, handlers: WebhookHandlers): H3WebhookHandler {
-  const handler = async (event: H3EventLike): Promise<Response | string | undefined> => {
-    const exchange = translate(event);
-    if (!('request' in exchange)) return exchange.response;
-    try {
-      return exchange.answer(await serveRequest(receiver, exchange.request, handlers));
-    } catch (error) {
-      logUnexpected(error);
-      return internalError();
-    }
-  };
+export function webhookHandler(receiver: Receiver, handlers?: WebhookHandlers): H3WebhookHandler {
+  const handler = (event: H3EventLike): Promise<Response | string | undefined> =>
+    withExchange(event, async (exchange) => exchange.answer(await serveRequest(receiver, exchange.request, handlers)));
   return Object.assign(handler, { __is_handler__: true as const });
 }
 
@@ -79,30 +73,29 @@ export function webhookHandler(receiver: Receiver, handlers: WebhookHandlers): H
 export function verifyWebhook(
   receiver: Receiver,
 ): (event: H3EventLike) => Promise<{ event: WebhookEvent } | { response: Response }> {
-  return async (event) => {
-    const exchange = translate(event);
-    if (!('request' in exchange)) return exchange;
-    try {
-      const verified = await verifyRequest(receiver, exchange.request);
-      return 'event' in verified ? verified : { response: exchange.refusal(verified.answer) };
-    } catch (error) {
-      logUnexpected(error);
-      return { response: internalError() };
-    }
-  };
+  return (event) =>
+    withExchange(
+      event,
+      async (exchange) => {
+        const verified = await verifyRequest(receiver, exchange.request);
+        return 'event' in verified ? verified : { response: exchange.refusal(verified.answer) };
+      },
+      (response) => ({ response }),
+    );
 }
 
-function translate(event: H3EventLike): H3Exchange | { response: Response } {
+/** Translates the event and runs `use` on it; anything unexpected is logged and answered 500. */
+async function withExchange<R>(
+  event: H3EventLike,
+  use: (exchange: H3Exchange) => Promise<R>,
+  wrap: (response: Response) => R = (response) => response as R,
+): Promise<R> {
   try {
-    return h3Exchange(event);
+    return await use(h3Exchange(event));
   } catch (error) {
     logUnexpected(error);
-    return { response: internalError() };
+    return wrap(
+      toFetchResponse(errorHttpAnswer(new WebhookError('internal_error', 'unexpected failure in the h3 adapter'))),
+    );
   }
-}
-
-function internalError(): Response {
-  const error = new WebhookError('internal_error', 'unexpected failure in the h3 adapter');
-  const headers = { 'content-type': 'application/json; charset=utf-8' };
-  return new Response(JSON.stringify(error), { status: error.status, headers });
 }

@@ -33,7 +33,7 @@ export type WebhookVariables = { webhookEvent: WebhookEvent };
  * app.post('/webhook', webhookHandler(receiver, { 'article.sync': ({ article }) => save(article) }));
  * ```
  */
-export function webhookHandler(receiver: Receiver, handlers: WebhookHandlers): (c: Context) => Promise<Response> {
+export function webhookHandler(receiver: Receiver, handlers?: WebhookHandlers): (c: Context) => Promise<Response> {
   return async (c) => answer(c, await serveRequest(receiver, fromHono(c), handlers));
 }
 

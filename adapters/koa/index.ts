@@ -53,7 +53,7 @@ type Next = () => Promise<unknown>;
  * router.all('/webhook', webhookHandler(receiver, { 'article.sync': ({ article }) => save(article) }));
  * ```
  */
-export function webhookHandler(receiver: Receiver, handlers: WebhookHandlers) {
+export function webhookHandler(receiver: Receiver, handlers?: WebhookHandlers) {
   const hints = koaHints(receiver);
   return async <Ctx extends KoaContextLike>(ctx: Ctx, _next?: Next): Promise<void> => {
     sendKoaAnswer(ctx, await serveRequest(receiver, koaAdapterRequest(ctx, hints), handlers));

@@ -1,16 +1,11 @@
+import { type AdapterRequest, byteLimitText, type HttpAnswer, type Receiver } from 'webhook-cms-receiver';
 import {
-  type AdapterRequest,
-  byteLimitText,
-  type HttpAnswer,
-  type Receiver,
-  type RequestBody,
-} from 'webhook-cms-receiver';
-import {
+  answerThrough,
+  keptRaw,
   type NodeRequest,
   type NodeResponse,
   nodeAdapterRequest,
   type ParserHints,
-  sendNodeAnswer,
 } from 'webhook-cms-receiver/node';
 
 /**
@@ -56,34 +51,25 @@ export function koaHints(receiver: Receiver): ParserHints {
  * host kept on `ctx.req.rawBody`, or the unread request.
  */
 export function koaAdapterRequest(ctx: KoaContextLike, hints: ParserHints): AdapterRequest {
-  const node = nodeAdapterRequest(ctx.req, hints);
-  return { method: node.method, headers: node.headers, body: () => keptBody(ctx.request) ?? node.body() };
-}
-
-function keptBody(request: ParsedRequest): RequestBody | undefined {
-  const { rawBody, body } = request;
-  // The parsers decode the bytes as UTF-8 (their default), which the core encodes back exactly.
-  if (typeof rawBody === 'string' || rawBody instanceof Uint8Array) return rawBody;
-  if (body instanceof Uint8Array) return body;
+  const { rawBody, body } = ctx.request as ParsedRequest;
   const unparsed = typeof body === 'object' && body !== null ? (body as Record<symbol, unknown>)[UNPARSED] : undefined;
-  return typeof unparsed === 'string' || unparsed instanceof Uint8Array ? unparsed : undefined;
+  // The parsers decode the bytes as UTF-8 (their default), which the core encodes back exactly.
+  const kept = () => keptRaw(rawBody, body instanceof Uint8Array ? body : undefined, unparsed);
+  return nodeAdapterRequest(ctx.req, { ...hints, keptBody: kept });
 }
 
 /**
- * Writes an answer, unless the response was already sent. A refusal made before the body was
- * read bypasses Koa: on `Connection: close` Node would end the socket at once and reset a
- * client still sending its body before it read the answer, so the Node helper half-closes it
- * and stops reading instead. Every other answer goes through Koa, so upstream middleware
- * (loggers, headers) see it as usual.
+ * Writes an answer, unless the response was already sent: a refusal that closes the
+ * connection bypasses Koa (see `answerThrough`); every other answer goes through Koa, so
+ * upstream middleware (loggers, headers) see it as usual.
  */
 export function sendKoaAnswer(ctx: KoaContextLike, answer: HttpAnswer): void {
-  if (ctx.res.headersSent || ctx.res.writableEnded) return;
   ctx.status = answer.status;
-  if (answer.close) {
-    ctx.respond = false;
-    sendNodeAnswer(ctx.req, ctx.res, answer);
-    return;
-  }
-  ctx.set(answer.headers);
-  ctx.body = answer.text;
+  answerThrough(ctx.req, ctx.res, answer, {
+    detach: () => (ctx.respond = false),
+    write: (http) => {
+      ctx.set(http.headers);
+      ctx.body = http.text;
+    },
+  });
 }

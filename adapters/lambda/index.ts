@@ -18,6 +18,8 @@
  * @module webhook-cms-receiver/lambda
  */
 import {
+  errorHttpAnswer,
+  logUnexpected,
   type Receiver,
   serveRequest,
   verifyRequest,
@@ -25,7 +27,7 @@ import {
   WebhookError,
   type WebhookHandlers,
 } from 'webhook-cms-receiver';
-import { type LambdaHttpEvent, MAPPING_TEMPLATE_FIX, readEvent } from './lambda-event.js';
+import { type LambdaHttpEvent, MAPPING_TEMPLATE_FIX, type ReadEvent, readEvent } from './lambda-event.js';
 import { type LambdaResult, toLambdaResult } from './lambda-result.js';
 
 export type {
@@ -56,15 +58,10 @@ export function webhookHandler(
   receiver: Receiver,
   handlers?: WebhookHandlers,
 ): (event: LambdaHttpEvent, context?: unknown) => Promise<LambdaResult> {
-  return async (event) => {
-    try {
-      const read = readEvent(event);
-      if (!read) return notAProxyEvent();
-      return toLambdaResult(await serveRequest(receiver, read.request, handlers), read.source, read.multiValue);
-    } catch (error) {
-      return unexpected(error);
-    }
-  };
+  return (event) =>
+    withEvent(event, async (read) =>
+      toLambdaResult(await serveRequest(receiver, read.request, handlers), read.source, read.multiValue),
+    );
 }
 
 /**
@@ -73,54 +70,48 @@ export function webhookHandler(
  *
  * @example
  * ```ts
- * const verify = verifyWebhook(receiver);
- * export const handler = async (event: APIGatewayProxyEventV2) => {
- *   const verified = await verify(event);
- *   if ('result' in verified) return verified.result;
- *   await queue.send(verified.event);
- *   return { statusCode: 200, body: JSON.stringify({ ok: true }) };
- * };
+ * const verified = await verifyWebhook(receiver)(event);
+ * if ('result' in verified) return verified.result;
+ * await queue.send(verified.event);
+ * return { statusCode: 200, body: '{"ok":true}' };
  * ```
  */
 export function verifyWebhook(
   receiver: Receiver,
 ): (event: LambdaHttpEvent, context?: unknown) => Promise<{ event: WebhookEvent } | { result: LambdaResult }> {
-  return async (event) => {
-    try {
-      const read = readEvent(event);
-      if (!read) return { result: notAProxyEvent() };
-      const verified = await verifyRequest(receiver, read.request);
-      return 'event' in verified ? verified : { result: toLambdaResult(verified.answer, read.source, read.multiValue) };
-    } catch (error) {
-      return { result: unexpected(error) };
-    }
-  };
+  return (event) =>
+    withEvent(
+      event,
+      async (read) => {
+        const verified = await verifyRequest(receiver, read.request);
+        return 'event' in verified
+          ? verified
+          : { result: toLambdaResult(verified.answer, read.source, read.multiValue) };
+      },
+      (result) => ({ result }),
+    );
 }
 
 /**
- * A REST API non-proxy integration hands over whatever its mapping template built, often the
- * parsed body alone: the bytes the signature covers and the headers the checks read are gone,
- * so no check can run. A 500 (not a 401 the service would never retry) until it is fixed.
+ * Reads the event and runs `use` on it; an event that is no proxy event (a REST API non-proxy
+ * integration, whose mapping template rebuilt the request, so the signed bytes are gone) is
+ * answered 500, not a 401 the service would never retry, and an unexpected throw 500 too.
  */
-function notAProxyEvent(): LambdaResult {
-  const error = new WebhookError(
-    'body_already_parsed',
-    `the Lambda event is not an API Gateway proxy, HTTP API, Function URL or ALB event: a REST API mapping template (non-proxy integration) rebuilt the request, so the raw bytes the signature covers are gone. ${MAPPING_TEMPLATE_FIX}`,
-  );
-  console.error(`webhook-cms-receiver: ${error.reason}`);
-  return errorResult(error);
-}
-
-function unexpected(thrown: unknown): LambdaResult {
-  console.error('webhook-cms-receiver: unexpected failure while serving a delivery:', thrown);
-  return errorResult(new WebhookError('internal_error', 'unexpected failure in the Lambda adapter'));
-}
-
-function errorResult(error: WebhookError): LambdaResult {
-  return {
-    statusCode: error.status,
-    headers: { 'content-type': 'application/json; charset=utf-8' },
-    body: JSON.stringify(error),
-    isBase64Encoded: false,
+async function withEvent<R>(
+  event: unknown,
+  use: (read: ReadEvent) => Promise<R>,
+  wrap: (result: LambdaResult) => R = (result) => result as R,
+): Promise<R> {
+  const fail = (error: WebhookError, cause?: unknown): R => {
+    logUnexpected(cause ?? new Error(error.reason));
+    return wrap(toLambdaResult(errorHttpAnswer(error), 'api-gateway-v2', false));
   };
+  try {
+    const read = readEvent(event);
+    return read ? await use(read) : fail(new WebhookError('body_already_parsed', NOT_A_PROXY_EVENT));
+  } catch (error) {
+    return fail(new WebhookError('internal_error', 'unexpected failure in the Lambda adapter'), error);
+  }
 }
+
+const NOT_A_PROXY_EVENT = `the Lambda event is not an API Gateway proxy, HTTP API, Function URL or ALB event: a REST API mapping template (non-proxy integration) rebuilt the request, so the raw bytes the signature covers are gone. ${MAPPING_TEMPLATE_FIX}`;

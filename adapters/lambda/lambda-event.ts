@@ -110,19 +110,5 @@ function bodyOf(event: Untrusted): RequestBody {
   const { body } = event;
   if (body === null || body === undefined) return new Uint8Array(0);
   if (typeof body !== 'string') return PARSED_BODY;
-  return event.isBase64Encoded === true ? decodeBase64(body) : body;
-}
-
-interface BufferLike {
-  from(text: string, encoding: 'base64'): Uint8Array;
-}
-
-/** Lambda runs on Node, whose Buffer decodes fastest; `atob` keeps the adapter runtime-neutral. */
-function decodeBase64(text: string): Uint8Array {
-  const buffer = (globalThis as { Buffer?: BufferLike }).Buffer;
-  if (buffer) return buffer.from(text, 'base64');
-  const binary = atob(text);
-  const bytes = new Uint8Array(binary.length);
-  for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
-  return bytes;
+  return event.isBase64Encoded === true ? { base64: body } : body;
 }

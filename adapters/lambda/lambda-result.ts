@@ -1,4 +1,4 @@
-import type { HttpAnswer } from 'webhook-cms-receiver';
+import { forwardedHeaders, type HttpAnswer, statusLine } from 'webhook-cms-receiver';
 import type { EventSource } from './lambda-event.js';
 
 /**
@@ -17,30 +17,15 @@ export interface LambdaResult {
   isBase64Encoded: boolean;
 }
 
-// The statuses the receiver answers, for ALB's status line.
-const REASONS: Record<number, string> = {
-  200: 'OK',
-  400: 'Bad Request',
-  401: 'Unauthorized',
-  403: 'Forbidden',
-  405: 'Method Not Allowed',
-  409: 'Conflict',
-  413: 'Payload Too Large',
-  500: 'Internal Server Error',
-  503: 'Service Unavailable',
-};
-
 /** The answer in the shape the event's source expects. */
 export function toLambdaResult(answer: HttpAnswer, source: EventSource, multiValue: boolean): LambdaResult {
   // The gateway or load balancer owns the client's connection; API Gateway would only
   // rename a `Connection` header (x-amzn-Remapped-connection).
-  const { connection: _owned, ...headers } = answer.headers;
+  const headers = forwardedHeaders(answer);
   const result: LambdaResult = { statusCode: answer.status, body: answer.text, isBase64Encoded: false };
   if (source !== 'alb') return { ...result, headers };
-  const reason = REASONS[answer.status];
-  const statusDescription = reason ? `${answer.status} ${reason}` : String(answer.status);
+  const statusDescription = statusLine(answer.status);
   if (!multiValue) return { ...result, statusDescription, headers };
-  const multiValueHeaders: Record<string, string[]> = {};
-  for (const [name, value] of Object.entries(headers)) multiValueHeaders[name] = [value];
+  const multiValueHeaders = Object.fromEntries(Object.entries(headers).map(([name, value]) => [name, [value]]));
   return { ...result, statusDescription, multiValueHeaders };
 }

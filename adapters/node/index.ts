@@ -12,19 +12,26 @@
  * @module webhook-cms-receiver/node
  */
 import {
+  logUnexpected,
   type Receiver,
   serveRequest,
   verifyRequest,
   type WebhookEvent,
   type WebhookHandlers,
 } from 'webhook-cms-receiver';
-import { logUnexpected, type NodeRequest, type NodeResponse, nodeAdapterRequest, sendNodeAnswer } from './node-io.js';
+import { type NodeRequest, type NodeResponse, nodeAdapterRequest, sendNodeAnswer } from './node-io.js';
 
 export { closeAfterAnswer, prepareNodeAnswer } from './connection.js';
+// Moved into the adapter kit; still exported here, where 0.2 had it.
+export { logUnexpected } from 'webhook-cms-receiver';
 export {
-  logUnexpected,
+  answerThrough,
+  keptRaw,
   nodeAdapterRequest,
   sendNodeAnswer,
+  unreadStream,
+  type FrameworkWriter,
+  type NodeAdapterOptions,
   type NodeRequest,
   type NodeResponse,
   type NodeSocket,
@@ -48,7 +55,7 @@ const HINTS = {
  * export default webhookHandler(receiver, { 'article.sync': ({ article }) => save(article) });
  * ```
  */
-export function webhookHandler(receiver: Receiver, handlers: WebhookHandlers) {
+export function webhookHandler(receiver: Receiver, handlers?: WebhookHandlers) {
   return (req: NodeRequest, res: NodeResponse): Promise<void> =>
     serveRequest(receiver, nodeAdapterRequest(req, HINTS), handlers)
       .then((answer) => sendNodeAnswer(req, res, answer))

@@ -70,8 +70,81 @@ const GENERIC: ParserHints = {
  * sendNodeAnswer(req, res, answer);
  * ```
  */
-export function nodeAdapterRequest(req: NodeRequest, hints: ParserHints = GENERIC): AdapterRequest {
-  return { method: req.method, headers: nodeHeaders(req), body: () => nodeBody(req, hints) };
+export function nodeAdapterRequest(req: NodeRequest, options: NodeAdapterOptions = GENERIC): AdapterRequest {
+  const { keptBody } = options;
+  return { method: req.method, headers: nodeHeaders(req), body: () => keptBody?.() ?? nodeBody(req, options) };
+}
+
+/**
+ * Options of {@link nodeAdapterRequest}: the framework's parser hints, and where it keeps raw
+ * bytes of its own (Koa's `ctx.request.rawBody`, Fastify's parsed `request.body`, h3's mock
+ * requests), looked at before the Node request.
+ */
+export interface NodeAdapterOptions extends ParserHints {
+  /** The body the framework kept, or undefined to read the Node request itself. */
+  keptBody?: () => RequestBody | undefined;
+}
+
+/**
+ * The first of the places a framework may keep the raw body that holds bytes or text, for a
+ * `keptBody` option: the core encodes text back to the UTF-8 bytes it came from.
+ *
+ * @example
+ * ```ts
+ * nodeAdapterRequest(ctx.req, { ...hints, keptBody: () => keptRaw(ctx.request.rawBody) });
+ * ```
+ */
+export function keptRaw(...places: unknown[]): Uint8Array | string | undefined {
+  return places.find((place) => typeof place === 'string' || place instanceof Uint8Array) as
+    | Uint8Array
+    | string
+    | undefined;
+}
+
+/**
+ * The body if it is a stream nobody has read to its end (a content-type parser that passed the
+ * request on unread), for a `keptBody` option; else undefined.
+ *
+ * @example
+ * ```ts
+ * nodeAdapterRequest(request.raw, { ...hints, keptBody: () => unreadStream(request.body) });
+ * ```
+ */
+export function unreadStream(body: unknown): AsyncIterable<Uint8Array | string> | undefined {
+  if (typeof body !== 'object' || body === null || !(Symbol.asyncIterator in body)) return undefined;
+  return (body as { readableEnded?: boolean }).readableEnded === true ? undefined : (body as AsyncIterable<Uint8Array>);
+}
+
+/** How a framework writes an answer itself, and how it lets go of the response for one it must not. */
+export interface FrameworkWriter<R> {
+  /** Writes a keep-alive answer through the framework, so its hooks and request log see it. */
+  write(answer: HttpAnswer): R;
+  /** Tells the framework the response is written elsewhere (Fastify's `reply.hijack()`, Koa's `ctx.respond = false`). */
+  detach?(): void;
+}
+
+/**
+ * Writes an answer for a framework on Node: nothing when the response was already sent; a
+ * refusal that closes the connection straight to the Node response ({@link sendNodeAnswer}),
+ * since a framework would let Node end the socket at once and reset a client still sending
+ * its body; every other answer through the framework.
+ *
+ * @example
+ * ```ts
+ * answerThrough(ctx.req, ctx.res, answer, { detach: () => (ctx.respond = false), write: (http) => (ctx.body = http.text) });
+ * ```
+ */
+export function answerThrough<R>(
+  req: NodeRequest,
+  res: NodeResponse,
+  answer: HttpAnswer,
+  writer: FrameworkWriter<R>,
+): R | undefined {
+  if (res.headersSent || res.writableEnded) return undefined;
+  if (!answer.close) return writer.write(answer);
+  writer.detach?.();
+  sendNodeAnswer(req, res, answer);
+  return undefined;
 }
 
 /**
@@ -134,16 +207,4 @@ export function sendNodeAnswer(req: NodeRequest, res: NodeResponse, answer: Http
     return;
   }
   if (socket) closeAfterAnswer(req, res, answer);
-}
-
-/**
- * Logs a failure no framework would see, instead of letting it become an unhandled rejection.
- *
- * @example
- * ```ts
- * serveRequest(receiver, nodeAdapterRequest(req), handlers).then((answer) => sendNodeAnswer(req, res, answer)).catch(logUnexpected);
- * ```
- */
-export function logUnexpected(error: unknown): void {
-  console.error('webhook-cms-receiver: unexpected failure while serving a delivery:', error);
 }

@@ -1,5 +1,6 @@
 import { okAnswer } from '../dedup/store.js';
-import type { Answer } from '../receiver/answers.js';
+import type { WebhookError } from '../errors/webhook-error.js';
+import { type Answer, errorAnswer } from '../receiver/answers.js';
 
 /**
  * The answer an adapter writes back: status, headers and the JSON text.
@@ -69,6 +70,63 @@ export function toHttp(answer: Answer, options: ToHttpOptions = KEEP): HttpAnswe
 }
 
 /**
+ * The answer to a failure an adapter meets outside the receiver (an event that is no HTTP
+ * request, an unexpected throw): the same JSON shape and headers as every other answer.
+ *
+ * @example
+ * ```ts
+ * return toFetchResponse(errorHttpAnswer(new WebhookError('internal_error', 'unexpected failure in the h3 adapter')));
+ * ```
+ * @group Adapter kit
+ */
+export function errorHttpAnswer(error: WebhookError): HttpAnswer {
+  return toHttp(errorAnswer(error));
+}
+
+const REASONS: Readonly<Record<number, string>> = {
+  200: 'OK',
+  400: 'Bad Request',
+  401: 'Unauthorized',
+  403: 'Forbidden',
+  405: 'Method Not Allowed',
+  409: 'Conflict',
+  413: 'Payload Too Large',
+  500: 'Internal Server Error',
+  503: 'Service Unavailable',
+};
+
+/**
+ * The status line's text for every status the receiver answers (`413 Payload Too Large`), for
+ * hosts that want it spelled out, such as an ALB's `statusDescription`.
+ *
+ * @example
+ * ```ts
+ * statusLine(413); // '413 Payload Too Large'
+ * ```
+ * @group Adapter kit
+ */
+export function statusLine(status: number): string {
+  const reason = REASONS[status];
+  return reason ? `${status} ${reason}` : String(status);
+}
+
+/**
+ * The headers to hand a host that owns the connection (a Fetch runtime, API Gateway, h3's own
+ * writer): the answer's, without `Connection`, which only a Node socket's owner may act on.
+ *
+ * @example
+ * ```ts
+ * return new Response(answer.text, { status: answer.status, headers: forwardedHeaders(answer) });
+ * ```
+ * @group Adapter kit
+ */
+export function forwardedHeaders(answer: HttpAnswer): Record<string, string> {
+  if (!answer.close) return answer.headers;
+  const { connection: _owned, ...headers } = answer.headers;
+  return headers;
+}
+
+/**
  * A byte count as the size strings body parsers take (`express.raw({ limit })`,
  * `koa-bodyparser`'s `jsonLimit`): `10mb` for 10 MiB, else `kb`, else plain bytes. Adapters
  * use it so a fix they suggest matches the receiver's own `maxBodyBytes`.
@@ -100,6 +158,5 @@ export function byteLimitText(bytes: number): string {
 export function toFetchResponse(answer: HttpAnswer): Response {
   // No `Connection: close` here: a Fetch runtime owns its sockets and already drops an unread
   // body; on Node bridges the header makes Node reset the socket before the answer is read.
-  const { connection: _owned, ...headers } = answer.headers;
-  return new Response(answer.text, { status: answer.status, headers });
+  return new Response(answer.text, { status: answer.status, headers: forwardedHeaders(answer) });
 }

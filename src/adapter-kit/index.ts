@@ -13,6 +13,9 @@ export {
   type HttpAnswer,
   type ToHttpOptions,
   byteLimitText,
+  errorHttpAnswer,
+  forwardedHeaders,
+  statusLine,
   toFetchResponse,
   toHttp,
 } from './http-answer.js';
@@ -21,6 +24,8 @@ export {
   verifyRequest,
   type AdapterRequest,
   type AlreadyParsed,
+  type Base64Body,
   type RequestBody,
 } from './serve-request.js';
-export type { BodyStream, FetchBody } from './read-body.js';
+export { type BodyStream, type FetchBody, isFetchBody } from './read-body.js';
+export { logUnexpected } from './log-unexpected.js';

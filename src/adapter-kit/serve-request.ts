@@ -6,6 +6,7 @@ import type { AdmittedRequest, RefusedRequest } from '../receiver/admission.js';
 import type { Receiver } from '../receiver/create-receiver.js';
 import type { WebhookHandlers } from '../receiver/handlers.js';
 import { type AfterAnswer, type HttpAnswer, toHttp } from './http-answer.js';
+import { decodeBase64 } from './base64.js';
 import { type BodyStream, type FetchBody, isFetchBody, readFetchBody, readLimited } from './read-body.js';
 
 /**
@@ -13,7 +14,16 @@ import { type BodyStream, type FetchBody, isFetchBody, readFetchBody, readLimite
  * (read with `arrayBuffer()` when its `Content-Length` allows), or consumed by a parser.
  * @group Adapter kit
  */
-export type RequestBody = Uint8Array | string | BodyStream | FetchBody | AlreadyParsed;
+export type RequestBody = Uint8Array | string | BodyStream | FetchBody | AlreadyParsed | Base64Body;
+
+/**
+ * A body a platform handed over base64-encoded (AWS Lambda's `isBase64Encoded`): the kit
+ * decodes it, on every runtime.
+ * @group Adapter kit
+ */
+export interface Base64Body {
+  base64: string;
+}
 
 /**
  * What an adapter hands over when a parser consumed the body first: who did, and the fix in
@@ -51,7 +61,7 @@ export interface AdapterRequest {
 export async function serveRequest(
   receiver: Receiver,
   request: AdapterRequest,
-  handlers: WebhookHandlers,
+  handlers?: WebhookHandlers,
 ): Promise<HttpAnswer> {
   const admission = receiver.admit(request);
   if (!admission.admitted) return refusedHead(receiver, admission);
@@ -119,6 +129,7 @@ async function readRequest(receiver: Receiver, admission: AdmittedRequest, reque
   }
   if (isFetchBody(body) && body.bodyUsed) body = FETCH_BODY_USED;
   if (typeof body === 'object' && body !== null && 'alreadyParsed' in body) return refuse(alreadyParsed(body));
+  if (typeof body === 'object' && body !== null && 'base64' in body) body = decodeBase64(body.base64);
   let bytes: Uint8Array | string | undefined;
   try {
     if (typeof body === 'string' || body instanceof Uint8Array) bytes = body;

@@ -5,8 +5,8 @@ import { describe, expect, it, onTestFinished } from 'vitest';
 import { type CryptoProvider, createReceiver, type Receiver, type WebhookHandlers } from 'webhook-cms-receiver';
 import { webhookHandler as expressHandler } from 'webhook-cms-receiver/express';
 import { webhookHandler as nodeHandler } from 'webhook-cms-receiver/node';
-import { providers } from '../../test/helpers/providers.js';
-import { type Vector, vectors } from '../../test/helpers/vectors.js';
+import { providers } from '../helpers/providers.js';
+import { type Vector, vectors } from '../helpers/vectors.js';
 
 /** A real provider whose calls are counted: which path verified, and how many chunks were fed. */
 function counted(provider: CryptoProvider) {

@@ -12,7 +12,9 @@ import { checkConsumer } from './check-package-consumer.mjs';
 
 /** Gzipped bytes the core entry (dist/index.js and the chunks it imports) may take. */
 // Raised from 12 KiB for contract v2 (leases, ordering, the adapter kit, inspection): 13.6 KiB measured.
-const CORE_GZIP_BUDGET = 15 * 1024;
+// Raised from 15 KiB for contract v3, which puts in the core the logging, the handler deadline,
+// the instrumentation interface and queue mode's receiving side: 22.2 KiB measured.
+const CORE_GZIP_BUDGET = 24 * 1024;
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const bin = (name) => join(root, 'node_modules', '.bin', name);
@@ -55,6 +57,18 @@ step(`package.json (${entries.length} entries: ${entries.map((entry) => entry.ke
 if (!existsSync(join(root, 'dist'))) {
   console.error('dist/ is missing: run `npm run build` first.');
   process.exit(1);
+}
+// The registry page: its links and the screenshot resolve against the repository.
+for (const field of ['repository', 'homepage', 'bugs']) {
+  if (pkg[field]) ok(`package.json ${field}`);
+  else
+    fail(
+      `package.json needs "${field}": the registry page links to it and resolves the README's relative links against it`,
+    );
+}
+const readme = readFileSync(join(root, 'README.md'), 'utf8');
+for (const [, target] of readme.matchAll(/\]\((?!https?:|#|mailto:)([^)#\s]+)/g)) {
+  if (!existsSync(join(root, target))) fail(`README.md links to ${target}, which the repository does not hold`);
 }
 if (pkg.sideEffects === false) ok('sideEffects: false');
 else fail('package.json needs "sideEffects": false so bundlers can drop unused entries');

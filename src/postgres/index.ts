@@ -14,6 +14,7 @@
  * @module webhook-cms-receiver/postgres
  */
 export { postgresDedupStore, type PostgresDedupStoreOptions } from './postgres-store.js';
+export type { TransactionOf } from './transaction-of.js';
 export {
   postgresDedupTableSql,
   POSTGRES_DEDUP_TABLE_SQL,

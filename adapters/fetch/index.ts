@@ -10,7 +10,6 @@
  */
 import {
   serveRequest,
-  toFetchResponse,
   verifyRequest,
   type AdapterRequest,
   type HttpAnswer,
@@ -18,7 +17,7 @@ import {
   type WebhookEvent,
   type WebhookHandlers,
 } from 'webhook-cms-receiver';
-import { type NodeRequest, type NodeResponse, prepareNodeAnswer } from 'webhook-cms-receiver/node';
+import { fetchResponseOnNode, type NodeRequest, type NodeResponse } from 'webhook-cms-receiver/node';
 
 /**
  * A `(request: Request) => Promise<Response>` handler for Bun, Deno, Cloudflare Workers,
@@ -64,9 +63,7 @@ export function verifyWebhook(
  * also closes the connection, so an unauthenticated body is not read.
  */
 function respond(request: Request, env: unknown, answer: HttpAnswer): Response {
-  const node = nodeObjects(request, env);
-  if (node) prepareNodeAnswer(node.req, node.res, answer);
-  return toFetchResponse(answer);
+  return fetchResponseOnNode(answer, nodeObjects(request, env));
 }
 
 type NodeObjects = { req: NodeRequest; res: NodeResponse };

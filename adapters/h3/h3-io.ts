@@ -12,7 +12,7 @@ import {
   answerThrough,
   closeAfterAnswer,
   keptRaw,
-  prepareNodeAnswer,
+  fetchResponseOnNode,
   type NodeRequest,
   type NodeResponse,
   nodeAdapterRequest,
@@ -88,20 +88,14 @@ function isFetchRequest(value: unknown): value is FetchRequest {
 /** h3 2: a Fetch `Request` everywhere; on Node, a refusal before the body also closes the socket. */
 function fetchExchange(event: H3EventLike, request: FetchRequest): H3Exchange {
   const node = (event.runtime as { node?: { req?: NodeRequest; res?: NodeResponse } } | undefined)?.node;
-  const refusal = (http: HttpAnswer): Response => {
-    if (node?.req && node.res) prepareNodeAnswer(node.req, node.res, http);
-    return toFetchResponse(http);
-  };
-  // Something (the handler, a middleware) already wrote the Node response: returning a body
-  // would make srvx write after end, which throws in the host. An empty Response writes nothing.
-  const answered = (): boolean => Boolean(node?.res && (node.res.headersSent || node.res.writableEnded));
+  const refusal = (http: HttpAnswer): Response => fetchResponseOnNode(http, node);
   return {
     request: {
       method: request.method,
       headers: request.headers,
       body: () => (request.bodyUsed ? READ_FIRST : request),
     },
-    answer: (http) => (answered() ? new Response(null) : refusal(http)),
+    answer: refusal,
     refusal,
   };
 }

@@ -11,7 +11,6 @@
 import type { Context, MiddlewareHandler } from 'hono';
 import {
   serveRequest,
-  toFetchResponse,
   verifyRequest,
   type AdapterRequest,
   type HttpAnswer,
@@ -20,7 +19,7 @@ import {
   type WebhookEvent,
   type WebhookHandlers,
 } from 'webhook-cms-receiver';
-import { type NodeRequest, type NodeResponse, prepareNodeAnswer } from 'webhook-cms-receiver/node';
+import { fetchResponseOnNode, type NodeRequest, type NodeResponse } from 'webhook-cms-receiver/node';
 
 /** The context variables `verifyWebhook` sets: `c.get('webhookEvent')`. */
 export type WebhookVariables = { webhookEvent: WebhookEvent };
@@ -74,6 +73,5 @@ async function bodyOf(c: Context): Promise<RequestBody> {
 /** On `@hono/node-server`, a refusal made before the body was read also closes the connection. */
 function answer(c: Context, http: HttpAnswer): Response {
   const node = c.env as { incoming?: NodeRequest; outgoing?: NodeResponse } | undefined;
-  if (node?.incoming && node.outgoing) prepareNodeAnswer(node.incoming, node.outgoing, http);
-  return toFetchResponse(http);
+  return fetchResponseOnNode(http, { req: node?.incoming, res: node?.outgoing });
 }

@@ -1,4 +1,4 @@
-import type { DiscardLimits, HttpAnswer } from 'webhook-cms-receiver';
+import { type DiscardLimits, type HttpAnswer, toFetchResponse } from 'webhook-cms-receiver';
 import type { NodeRequest, NodeResponse, NodeSocket } from './node-io.js';
 
 // How long a refused connection stays half-closed, reading nothing, before it is destroyed:
@@ -29,6 +29,34 @@ export function prepareNodeAnswer(req: NodeRequest, res: NodeResponse, answer: H
   holdOpenBriefly(socket);
   closeAfterAnswer(req, res, answer);
 }
+
+/**
+ * The `Response` for a Fetch-style host on Node (`@hono/node-server`, srvx) that handed over
+ * its Node objects: the answer, with the connection prepared as {@link prepareNodeAnswer}
+ * does; or, when something else (the handler, a middleware) already wrote the Node response,
+ * an empty `Response` marked so that neither host writes after it (a write after the end
+ * throws in srvx and is logged by `@hono/node-server`). Without Node objects, the plain answer.
+ *
+ * @example
+ * ```ts
+ * return fetchResponseOnNode(answer, { req: c.env.incoming, res: c.env.outgoing });
+ * ```
+ */
+export function fetchResponseOnNode(answer: HttpAnswer, node?: { req?: NodeRequest; res?: NodeResponse }): Response {
+  const { req, res } = node ?? {};
+  if (res && (res.headersSent || res.writableEnded)) {
+    const untouched = new Response(null, { headers: ALREADY_SENT });
+    // @hono/node-server 2 replaces the global Response with a lazy one whose fast path writes
+    // without looking at the header; reading `body` turns it into a full Response first.
+    void untouched.body;
+    return untouched;
+  }
+  if (req && res) prepareNodeAnswer(req, res, answer);
+  return toFetchResponse(answer);
+}
+
+// @hono/node-server writes nothing for a Response with this header; srvx writes nothing once headers are sent.
+const ALREADY_SENT = { 'x-hono-already-sent': 'true' };
 
 /**
  * Once the answer is out, reads no more of the request and closes its connection shortly

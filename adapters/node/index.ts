@@ -21,7 +21,7 @@ import {
 } from 'webhook-cms-receiver';
 import { type NodeRequest, type NodeResponse, nodeAdapterRequest, sendNodeAnswer } from './node-io.js';
 
-export { closeAfterAnswer, prepareNodeAnswer } from './connection.js';
+export { closeAfterAnswer, fetchResponseOnNode, prepareNodeAnswer } from './connection.js';
 // Moved into the adapter kit; still exported here, where 0.2 had it.
 export { logUnexpected } from 'webhook-cms-receiver';
 export {

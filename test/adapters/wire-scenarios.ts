@@ -1,5 +1,5 @@
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, onTestFinished, vi } from 'vitest';
 import type { WebhookEvent, WebhookHandlers } from 'webhook-cms-receiver';
 import { articleSyncPayload, signDelivery, testPayload } from 'webhook-cms-receiver/testing';
 import { countBytesRead, rawExchange } from '../helpers/raw-socket.js';
@@ -94,11 +94,16 @@ export function wireScenarios(name: string, serve: ServeForWire): void {
           current?.writeHead(202, { 'content-type': 'text/plain' }).end('{"handled":"by the handler"}');
           return { publishedUrl: 'https://blog.example.com/self' };
         },
+        // An answer ending in `"}`, which is where rawExchange stops reading.
+        test: () => ({ publishedUrl: 'https://blog.example.com/next' }),
       };
       const { endpoint, running } = await serve(handlers);
       (running.server as Server).prependListener('request', (_req: IncomingMessage, res: ServerResponse) => {
         current = res;
       });
+      // A host that tries to write after the handler logs it (@hono/node-server) or throws (srvx).
+      const errors = vi.spyOn(console, 'error');
+      onTestFinished(() => errors.mockRestore());
       const delivery = signDelivery({ token: TOKEN, payload: articleSyncPayload() });
       const first = await rawExchange(endpoint, headerLines(delivery.headers), { body: String(delivery.body) });
       expect(first.status).toBe(202);
@@ -107,6 +112,8 @@ export function wireScenarios(name: string, serve: ServeForWire): void {
       const next = signDelivery({ token: TOKEN, payload: testPayload() });
       const second = await rawExchange(endpoint, headerLines(next.headers), { body: String(next.body) });
       expect(second.status).toBe(200);
+      const logged = errors.mock.calls.map((call) => call.map(String).join(' ')).join('\n');
+      expect(logged).not.toMatch(/after they are sent|write after end|ERR_STREAM_WRITE_AFTER_END/i);
     });
   });
 }

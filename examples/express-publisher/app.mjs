@@ -1,66 +1,90 @@
 import { once } from 'node:events';
-import { join, resolve } from 'node:path';
 import express from 'express';
 import { createReceiver } from 'webhook-cms-receiver';
 import { webhookHandler } from 'webhook-cms-receiver/express';
-import { isSafeSlug, removeArticle, writeArticle } from './content-files.mjs';
+import { postgresDedupStore } from 'webhook-cms-receiver/postgres';
+import { articlePage, indexPage, statusPage } from './pages.mjs';
+import { articleUrl, rssXml, sitemapXml } from './site-feeds.mjs';
+import { openSite } from './site-store.mjs';
 
 /**
- * The Express app: `POST /webhook` publishes deliveries into `contentDir`, and
- * `GET /articles/<slug>` serves the HTML it wrote.
+ * The Express app: `POST /webhook` stores deliveries, `GET /articles/<slug>` shows public
+ * articles (301 for an old slug, 404 for a draft, 410 for a trashed or archived article), and
+ * `/`, `/sitemap.xml` and `/feed.xml` list them. `site` comes from `openSite`.
  *
  * @example
- * const app = createPublisherApp({ token: process.env.WEBHOOK_TOKEN, contentDir: './content', publicBaseUrl: () => 'https://blog.example.com/articles' });
+ * const app = createPublisherApp({ token, site: await openSite(), publicUrl: () => 'https://blog.example.com' });
  */
 export function createPublisherApp({
   token,
-  contentDir,
-  publicBaseUrl,
+  site,
+  publicUrl,
+  siteTitle = 'Articles',
   onError = logHandlerError,
   log = console.log,
   inspect,
 }) {
-  const dir = resolve(contentDir);
-  // `inspect` records every delivery for `npx webhook-cms-receiver inspect`: development only.
-  const receiver = createReceiver({ token, onError, inspect });
+  // ordering: a late retry of an older sync is answered as stale and never republishes over a
+  // newer unpublish. The dedup store shares the site's database, so it survives restarts.
+  const receiver = createReceiver({ token, onError, inspect, ordering: true, dedup: postgresDedupStore(site.client) });
+  const publish = async (event) => {
+    const change = await site.apply(event);
+    log(`${event.type}: ${change.kind} /articles/${change.slug}`);
+    // published_url only for a public article: the dashboard links it, so it must open.
+    return change.isPublic ? { publishedUrl: articleUrl(publicUrl(), change.slug) } : undefined;
+  };
   const app = express();
 
   // The webhook route comes before any JSON parser: the signature covers the raw bytes.
   app.post(
     '/webhook',
     webhookHandler(receiver, {
-      'article.sync': async ({ article }) => {
-        const slug = await writeArticle(dir, article);
-        return { publishedUrl: `${publicBaseUrl()}/${slug}` };
-      },
-      'article.trash': ({ article }) => removeArticle(dir, article.slug),
+      'article.sync': publish,
+      'article.trash': publish,
       test: () => log('Test Connection received: the endpoint works.'),
     }),
   );
 
-  app.get('/articles/:slug', (req, res) => {
-    if (!isSafeSlug(req.params.slug)) return res.status(404).end();
-    res.sendFile(join(dir, `${req.params.slug}.html`), (error) => error && res.status(404).end());
+  app.get('/articles/:slug', async (req, res) => {
+    const answer = await site.answer(req.params.slug);
+    if (answer.status === 301) return res.redirect(301, answer.location);
+    if (answer.status !== 200) return res.status(answer.status).type('html').send(statusPage(answer.status));
+    res.type('html').send(articlePage(answer.article, { publicUrl: publicUrl(), siteTitle }));
+  });
+  app.get('/', async (_req, res) => {
+    res.type('html').send(indexPage(await site.publicArticles(), { siteTitle }));
+  });
+  app.get('/sitemap.xml', async (_req, res) => {
+    res.type('application/xml').send(sitemapXml(await site.publicArticles(), publicUrl()));
+  });
+  app.get('/feed.xml', async (_req, res) => {
+    res
+      .type('application/rss+xml')
+      .send(rssXml(await site.publicArticles(), { publicUrl: publicUrl(), title: siteTitle }));
   });
   return app;
 }
 
 /**
- * Creates the app and listens. `port: 0` picks a free port; `publicBaseUrl` defaults to
- * `http://<host>:<port>/articles`.
+ * Opens the database (PGlite in `dataDir`, or Postgres at `databaseUrl`), creates the app and
+ * listens. `port: 0` picks a free port; `publicUrl` defaults to `http://<host>:<port>`.
  *
  * @example
- * const { url, close } = await startPublisher({ token, contentDir: './content', port: 3000 });
+ * const { url, close } = await startPublisher({ token, dataDir: './data', port: 3000 });
  */
-export async function startPublisher({ port = 3000, host = '127.0.0.1', publicBaseUrl, ...options }) {
-  let base = publicBaseUrl;
-  const app = createPublisherApp({ ...options, publicBaseUrl: () => base });
+export async function startPublisher({ port = 3000, host = '127.0.0.1', publicUrl, databaseUrl, dataDir, ...options }) {
+  const site = await openSite({ databaseUrl, dataDir });
+  let base = publicUrl;
+  const app = createPublisherApp({ ...options, site, publicUrl: () => base });
   const server = app.listen(port, host);
   await once(server, 'listening');
   const url = `http://${host}:${server.address().port}`;
-  base = (base ?? `${url}/articles`).replace(/\/+$/, '');
-  const close = () => new Promise((done) => server.close(() => done()).closeAllConnections());
-  return { url, server, close };
+  base = (base ?? url).replace(/\/+$/, '');
+  const close = async () => {
+    await new Promise((done) => server.close(() => done()).closeAllConnections());
+    await site.close();
+  };
+  return { url, publicUrl: base, server, close };
 }
 
 function logHandlerError(error, event) {

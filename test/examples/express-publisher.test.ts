@@ -1,124 +1,77 @@
-import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { randomUUID } from 'node:crypto';
+import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import pg from 'pg';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  articleSyncPayload,
-  articleTrashPayload,
-  deliver,
-  signDelivery,
-  testPayload,
-} from 'webhook-cms-receiver/testing';
+import { articleSyncPayload, deliver, signDelivery, testPayload } from 'webhook-cms-receiver/testing';
+import { describeWithChromium, launchChromium, renderPage } from '../helpers/chromium.js';
 import { type CopiedStarter, copyStarter } from '../helpers/copy-starter.js';
 import { send } from '../helpers/http-client.js';
 import { type RunningStarter, runStarter, startStarter } from '../helpers/starter-process.js';
+import { HOW_TO_RUN_POSTGRES, type StartedPostgres, startPostgres } from '../setup/postgres.js';
+import { publishingLifecycle } from './publishing-lifecycle.js';
 import { expectInstalledFromTarball } from './starter-checks.js';
 
-// Copied out of the repository, installed from the packed tarball, started with `npm start`.
+// Copied out of the repository, installed from the packed tarball, started with `npm start`:
+// once with its defaults (PGlite in DATA_DIR, public URL http://HOST:PORT), once with
+// DATABASE_URL (a real Postgres) and PUBLIC_URL.
 const TOKEN = 'publisher-example-token-5f2c9a';
+// PGlite (Postgres in WebAssembly) creates its database at the first start: seconds, more on a busy machine.
+const STARTUP = { timeoutMs: 120_000 };
 let starter: CopiedStarter;
 let server: RunningStarter;
 let outside = '';
-let contentDir = '';
+let postgres: StartedPostgres | undefined;
 
 beforeAll(async () => {
   starter = await copyStarter('express-publisher');
   outside = await mkdtemp(join(tmpdir(), 'publisher-'));
-  // A subfolder, so a slug that climbed out of it would land in `outside`, where the test looks.
-  contentDir = join(outside, 'content');
-  server = await startStarter(starter.dir, {
-    WEBHOOK_TOKEN: TOKEN,
-    PORT: '0',
-    HOST: '127.0.0.1',
-    CONTENT_DIR: contentDir,
-  });
+  server = await startStarter(
+    starter.dir,
+    {
+      WEBHOOK_TOKEN: TOKEN,
+      PORT: '0',
+      HOST: '127.0.0.1',
+      DATA_DIR: join(outside, 'data'),
+    },
+    STARTUP,
+  );
 }, 180_000);
 afterAll(async () => {
   await server?.stop();
   await starter?.remove();
+  await postgres?.stop();
   await rm(outside, { recursive: true, force: true });
 });
 
 const endpoint = () => server.url;
-const base = () => server.url.replace(/\/webhook$/, '');
+const site = () => server.url.replace(/\/webhook$/, '');
 const post = (payload: object, token = TOKEN) => send(endpoint(), signDelivery({ token, payload }));
-const filesOf = async (slug: string) =>
-  (await readdir(contentDir).catch(() => [])).filter((file) => file.startsWith(`${slug}.`)).sort();
 
 describe('examples/express-publisher, copied out of the repository', () => {
   it('depends on webhook-cms-receiver by version range and runs the packed tarball', async () => {
     await expectInstalledFromTarball(starter);
   });
 
-  it('`npm start` listens on HOST and the port from PORT', () => {
+  it('`npm start` listens on HOST and the port from PORT, and keeps its PGlite database in DATA_DIR', async () => {
     expect(server.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/webhook$/);
     expect(server.url).not.toContain(':3000/');
+    expect(await readdir(join(outside, 'data'))).toContain('PG_VERSION');
   });
 
-  it('writes <slug>.md with front matter and <slug>.html, and answers a published_url that serves the HTML', async () => {
-    const payload = articleSyncPayload({
-      article: { slug: 'ten-seo-tips', title: 'Tips: "quoted"\nand a newline', scheduled_at: null },
-    });
-    const result = await deliver(endpoint(), { token: TOKEN, payload, maxAttempts: 1 });
-    expect(result.summary).toEqual({
-      ok: true,
-      duplicate: false,
-      status: 200,
-      publishedUrl: `${base()}/articles/ten-seo-tips`,
-    });
-    const { article } = payload;
-    expect(await readFile(join(contentDir, 'ten-seo-tips.md'), 'utf8')).toBe(
-      [
-        '---',
-        'title: "Tips: \\"quoted\\"\\nand a newline"',
-        'slug: "ten-seo-tips"',
-        'status: "published"',
-        'tags: ["seo","content"]',
-        `meta_description: ${JSON.stringify(article.meta_description)}`,
-        `published_at: ${JSON.stringify(article.published_at)}`,
-        'scheduled_at: null',
-        `featured_image_url: ${JSON.stringify(article.featured_image_url)}`,
-        '---',
-        article.content_markdown,
-      ].join('\n'),
-    );
-    expect(await readFile(join(contentDir, 'ten-seo-tips.html'), 'utf8')).toBe(article.content_html);
-    expect(await send(`${base()}/articles/ten-seo-tips`, { method: 'GET' })).toMatchObject({
-      status: 200,
-      body: article.content_html,
-    });
-  });
+  it('plays the article lifecycle over HTTP: draft, publish, rename, stale retry, unpublish, schedule, trash, archive', async () => {
+    // No PUBLIC_URL: published_url and canonical links use http://HOST:PORT.
+    await publishingLifecycle({ webhook: endpoint(), site: site(), publicUrl: site(), token: TOKEN });
+  }, 60_000);
 
-  it('answers a redelivery of the same id as a duplicate without writing again', async () => {
-    const payload = articleSyncPayload({ article: { slug: 'written-once' } });
+  it('answers a redelivery of the same id as a duplicate, from the database', async () => {
+    const payload = articleSyncPayload({ article: { slug: `once-${randomUUID().slice(0, 8)}` } });
     const first = await deliver(endpoint(), { token: TOKEN, payload, maxAttempts: 1 });
-    await rm(join(contentDir, 'written-once.md'));
-    await rm(join(contentDir, 'written-once.html'));
     const again = await deliver(endpoint(), { token: TOKEN, payload, deliveryId: first.deliveryId, maxAttempts: 1 });
-    expect(again.summary).toMatchObject({ ok: true, duplicate: true, publishedUrl: `${base()}/articles/written-once` });
-    expect(await filesOf('written-once')).toEqual([]);
+    expect(again.summary).toMatchObject({ ok: true, duplicate: true, publishedUrl: first.publishedUrl });
   });
-
-  it('deletes both files on article.trash, and a second trash delivery is still acknowledged', async () => {
-    const sync = articleSyncPayload({ article: { slug: 'short-lived' } });
-    await deliver(endpoint(), { token: TOKEN, payload: sync, maxAttempts: 1 });
-    expect(await filesOf('short-lived')).toEqual(['short-lived.html', 'short-lived.md']);
-    const trash = () => articleTrashPayload({ article: { id: sync.article.id, slug: 'short-lived' } });
-    expect((await post(trash())).body).toEqual({ ok: true });
-    expect(await filesOf('short-lived')).toEqual([]);
-    expect((await post(trash())).body).toEqual({ ok: true });
-  });
-
-  it.each(['../escape', 'UPPER', 'a/b', 'dot.md', ''])(
-    'refuses the unsafe slug %j with 500, writes nothing anywhere and logs why',
-    async (slug) => {
-      const before = [await readdir(outside), await readdir(contentDir)];
-      const answer = await post(articleSyncPayload({ article: { slug } }));
-      expect(answer).toMatchObject({ status: 500, body: { error: 'Handler failed' } });
-      expect([await readdir(outside), await readdir(contentDir)]).toEqual(before);
-      await server.waitFor(`Refusing slug ${JSON.stringify(slug)}: only a-z, 0-9 and "-"`);
-    },
-  );
 
   it('acknowledges the dashboard Test Connection, refuses a wrong token and never prints the token', async () => {
     expect((await post(testPayload())).body).toEqual({ ok: true });
@@ -132,4 +85,91 @@ describe('examples/express-publisher, copied out of the repository', () => {
     expect(code).not.toBe(0);
     expect(output).toContain('WEBHOOK_TOKEN is not set');
   });
+});
+
+describe('examples/express-publisher with DATABASE_URL and PUBLIC_URL', () => {
+  let withPostgres: RunningStarter | undefined;
+  let databaseUrl = '';
+  beforeAll(async () => {
+    postgres = await startPostgres();
+    if (!postgres.url) return;
+    // A database of its own, so the starter's tables never meet another test's.
+    const database = `express_publisher_${randomUUID().replaceAll('-', '')}`;
+    const admin = new pg.Client({ connectionString: postgres.url });
+    await admin.connect();
+    await admin.query(`CREATE DATABASE ${database}`);
+    await admin.end();
+    const url = new URL(postgres.url);
+    url.pathname = `/${database}`;
+    databaseUrl = url.href;
+    withPostgres = await startStarter(
+      starter.dir,
+      {
+        WEBHOOK_TOKEN: TOKEN,
+        PORT: '0',
+        HOST: '127.0.0.1',
+        DATA_DIR: join(outside, 'unused'),
+        DATABASE_URL: databaseUrl,
+        PUBLIC_URL: 'https://blog.example.com/',
+      },
+      STARTUP,
+    );
+  }, 120_000);
+  afterAll(async () => {
+    await withPostgres?.stop();
+    if (!databaseUrl || !postgres?.url) return;
+    const admin = new pg.Client({ connectionString: postgres.url });
+    await admin.connect();
+    await admin.query(`DROP DATABASE IF EXISTS ${new URL(databaseUrl).pathname.slice(1)} WITH (FORCE)`);
+    await admin.end();
+  });
+
+  it('plays the same lifecycle with articles in Postgres and published_url on PUBLIC_URL', async (context) => {
+    if (!withPostgres) return context.skip(`no Postgres: ${HOW_TO_RUN_POSTGRES}`);
+    const webhook = withPostgres.url;
+    const target = {
+      webhook,
+      site: webhook.replace(/\/webhook$/, ''),
+      publicUrl: 'https://blog.example.com',
+      token: TOKEN,
+    };
+    await publishingLifecycle(target);
+    // Nothing went to PGlite: the folder was never created.
+    expect(await readdir(join(outside, 'unused')).catch(() => 'absent')).toBe('absent');
+    const db = new pg.Client({ connectionString: databaseUrl });
+    await db.connect();
+    const { rows } = await db.query('SELECT count(*)::int AS n FROM site_articles');
+    await db.end();
+    expect(rows[0].n).toBeGreaterThanOrEqual(2);
+  }, 60_000);
+});
+
+describeWithChromium('examples/express-publisher: the published page in Chromium', () => {
+  let browser: Browser;
+  beforeAll(async () => {
+    browser = await launchChromium();
+  }, 60_000);
+  afterAll(() => browser?.close());
+
+  it('renders the title, meta description, canonical link and heading, and runs no script of the article', async () => {
+    const slug = `in-chromium-${randomUUID().slice(0, 8)}`;
+    const payload = articleSyncPayload({
+      article: {
+        slug,
+        title: 'Rendered in Chromium',
+        meta_description: 'The description a search result shows.',
+        content_html: '<p>Body</p><img src="x" onerror="window.__stolen=1"><script>window.__stolen=2</script>',
+      },
+    });
+    const { publishedUrl } = await deliver(endpoint(), { token: TOKEN, payload, maxAttempts: 1 });
+    expect(publishedUrl).toBe(`${site()}/articles/${slug}`);
+    expect(await renderPage(browser, publishedUrl!)).toEqual({
+      status: 200,
+      title: 'Rendered in Chromium',
+      description: 'The description a search result shows.',
+      canonical: publishedUrl,
+      heading: 'Rendered in Chromium',
+      scriptRan: false,
+    });
+  }, 60_000);
 });

@@ -28,6 +28,9 @@ export interface StarterCommand {
   timeoutMs?: number;
 }
 
+// A starter on PGlite creates its database on first start: 15-20 s on a loaded two-core machine.
+const STARTUP_MS = 60_000;
+
 /**
  * Starts a copied starter with its documented command (`npm start`) and the given environment
  * (`PORT`, `HOST`, `WEBHOOK_TOKEN`, …), and waits until it prints an http URL. Rejects with
@@ -49,8 +52,8 @@ export function startStarter(
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => {
       void stop();
-      reject(new Error(`The starter printed no URL within ${options.timeoutMs ?? 30_000} ms:\n${output()}`));
-    }, options.timeoutMs ?? 30_000);
+      reject(new Error(`The starter printed no URL within ${options.timeoutMs ?? STARTUP_MS} ms:\n${output()}`));
+    }, options.timeoutMs ?? STARTUP_MS);
     const onData = () => {
       const url = /http:\/\/[^\s]+/.exec(output())?.[0];
       if (!url) return;

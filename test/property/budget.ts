@@ -7,7 +7,7 @@ import { providers } from '../helpers/providers.js';
  * suite's total is computed from this table, and every file checks that it ran exactly its
  * share, so the printed total is what actually ran.
  */
-export const BUDGET = {
+const FULL_BUDGET = {
   tampering: { runs: 20_000, perProvider: true },
   roundTrip: { runs: 12_000, perProvider: true },
   anyInput: { runs: 12_000, perProvider: true },
@@ -16,7 +16,28 @@ export const BUDGET = {
   secrets: { runs: 100, perProvider: true },
 } as const;
 
-export type PropertyName = keyof typeof BUDGET;
+/**
+ * PROPERTY_BUDGET scales every property's runs (`0.01` runs 1/100 of them, at least one case
+ * each); the mutation run uses it, since it runs the suite once per mutant. Unset means 1.
+ */
+export const BUDGET_SCALE = budgetScale(process.env.PROPERTY_BUDGET);
+
+function budgetScale(text: string | undefined): number {
+  if (text === undefined || text === '') return 1;
+  const scale = Number(text);
+  if (!(scale > 0) || !Number.isFinite(scale))
+    throw new Error(`PROPERTY_BUDGET must be a positive number, got ${text}`);
+  return scale;
+}
+
+export const BUDGET = Object.fromEntries(
+  Object.entries(FULL_BUDGET).map(([name, { runs, perProvider }]) => [
+    name,
+    { runs: Math.max(1, Math.round(runs * BUDGET_SCALE)), perProvider },
+  ]),
+) as { readonly [K in keyof typeof FULL_BUDGET]: { readonly runs: number; readonly perProvider: boolean } };
+
+export type PropertyName = keyof typeof FULL_BUDGET;
 
 const planned = (name: PropertyName) => BUDGET[name].runs * (BUDGET[name].perProvider ? providers.length : 1);
 

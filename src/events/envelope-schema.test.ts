@@ -1,0 +1,96 @@
+import { describe, expect, it } from 'vitest';
+import { isPlainObject, profileMismatch, syncArticleMismatch, trashArticleMismatch } from './envelope-schema.js';
+
+type Check = (value: unknown) => string | undefined;
+
+const syncArticle = () => ({
+  id: '6f0c3c7e-0000-4000-8000-000000000001',
+  title: 'Ten SEO tips',
+  slug: 'ten-seo-tips',
+  status: 'published',
+  content_markdown: '# Ten',
+  content_html: '<h1>Ten</h1>',
+  meta_description: 'Tips',
+  featured_image_url: 'https://img.example.com/a.png',
+  tags: ['seo', 'tips'],
+  scheduled_at: '2026-11-01T10:00:00Z',
+  published_at: '2026-11-02T10:00:00Z',
+});
+const trashArticle = () => ({ id: '6f0c3c7e-0000-4000-8000-000000000002', slug: 'gone' });
+const profile = () => ({ id: 'profile-1', domain: 'blog.example.com' });
+
+const STRINGS: Record<string, string[]> = {
+  sync: ['id', 'title', 'slug', 'status', 'content_markdown', 'content_html', 'meta_description'],
+  trash: ['id', 'slug'],
+  profile: ['id', 'domain'],
+};
+const NULLABLE = ['featured_image_url', 'scheduled_at', 'published_at'];
+const WRONG = [42, null, undefined, true, {}, ['x'], 0];
+
+const cases: Array<[string, Check, () => Record<string, unknown>, string, string[], string[]]> = [
+  ['the article of article.sync', syncArticleMismatch, syncArticle, 'article', STRINGS.sync!, NULLABLE],
+  ['the article of article.trash', trashArticleMismatch, trashArticle, 'article', STRINGS.trash!, []],
+  ['the profile', profileMismatch, profile, 'profile', STRINGS.profile!, []],
+];
+
+describe.each(cases)('%s', (_, check, valid, prefix, strings, nullable) => {
+  it('fits when every field has its type', () => {
+    expect(check(valid())).toBeUndefined();
+  });
+
+  it('is refused when it is not an object', () => {
+    for (const value of [null, undefined, 'x', 1, [valid()]]) expect(check(value)).toBe(prefix);
+  });
+
+  it.each(strings)('names %s when it is not a string, or missing', (field) => {
+    for (const wrong of WRONG) expect(check({ ...valid(), [field]: wrong }), String(wrong)).toBe(`${prefix}.${field}`);
+    const { [field]: _gone, ...missing } = valid();
+    expect(check(missing)).toBe(`${prefix}.${field}`);
+  });
+
+  it.each(strings.concat(nullable))('names %s when it is only inherited, not the object’s own', (field) => {
+    const { [field]: inherited, ...rest } = valid();
+    const object = Object.assign(Object.create({ [field]: inherited }), rest);
+    expect(check(object)).toBe(`${prefix}.${field}`);
+  });
+
+  it.each(nullable)('accepts %s as null or a string, and names it for any other type or when missing', (field) => {
+    expect(check({ ...valid(), [field]: null })).toBeUndefined();
+    expect(check({ ...valid(), [field]: '' })).toBeUndefined();
+    for (const wrong of [42, true, {}, ['x'], undefined]) {
+      expect(check({ ...valid(), [field]: wrong }), String(wrong)).toBe(`${prefix}.${field}`);
+    }
+    const { [field]: _gone, ...missing } = valid();
+    expect(check(missing)).toBe(`${prefix}.${field}`);
+  });
+});
+
+describe('the tags of article.sync', () => {
+  it('accepts an array of strings, empty included', () => {
+    expect(syncArticleMismatch({ ...syncArticle(), tags: [] })).toBeUndefined();
+  });
+
+  it('names article.tags when it is not an array of strings, or missing, or inherited', () => {
+    for (const tags of ['seo', null, { 0: 'seo', length: 1 }, ['seo', 1], [1, 'seo'], [null]]) {
+      expect(syncArticleMismatch({ ...syncArticle(), tags }), JSON.stringify(tags)).toBe('article.tags');
+    }
+    const { tags, ...rest } = syncArticle();
+    expect(syncArticleMismatch(rest)).toBe('article.tags');
+    expect(syncArticleMismatch(Object.assign(Object.create({ tags }), rest))).toBe('article.tags');
+  });
+});
+
+describe('the order fields are checked in', () => {
+  it('names the first wrong field of the article of article.sync', () => {
+    expect(syncArticleMismatch({})).toBe('article.id');
+    expect(syncArticleMismatch({ ...syncArticle(), title: 1, published_at: 1 })).toBe('article.title');
+  });
+});
+
+describe('isPlainObject', () => {
+  it('is true for objects only: not null, arrays or other types', () => {
+    expect(isPlainObject({})).toBe(true);
+    expect(isPlainObject(Object.create(null))).toBe(true);
+    for (const value of [null, undefined, [], 'x', 1, true]) expect(isPlainObject(value)).toBe(false);
+  });
+});

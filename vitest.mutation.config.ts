@@ -1,0 +1,46 @@
+import { defineConfig } from 'vitest/config';
+import type { TestSequencer, TestSpecification } from 'vitest/node';
+import base from './vitest.config.js';
+
+/** Beside tests first, the suites that sleep (leases, deadlines, the store contract) and the property tests last. */
+const rank = (file: string) =>
+  file.includes('/src/') ? 0 : /lease|deadline|memory-contract|\/property\//.test(file) ? 2 : 1;
+
+/**
+ * Stryker stops a mutant's run at its first failing test, so running the quick, focused tests
+ * first makes a killed mutant cheap; only survivors pay for the slow suites.
+ */
+class FastFirst implements TestSequencer {
+  shard(files: TestSpecification[]) {
+    return files;
+  }
+  sort(files: TestSpecification[]) {
+    return [...files].sort((a, b) => rank(a.moduleId) - rank(b.moduleId) || a.moduleId.localeCompare(b.moduleId));
+  }
+}
+
+/**
+ * The fast suites the mutation run (`npm run test:mutation`, stryker.config.mjs) runs once per
+ * mutant: the tests beside the mutated folders, test/receiver, test/property at a scaled
+ * budget with a fixed seed, and the memory store's contract. No services are started.
+ * (Built by hand, not with mergeConfig, which would append to the base config's lists.)
+ */
+export default defineConfig({
+  resolve: base.resolve,
+  test: {
+    include: [
+      'src/{receiver,crypto,input,events,dedup}/**/*.test.ts',
+      'test/receiver/**/*.test.ts',
+      'test/property/**/*.test.ts',
+      'test/stores/memory-contract.test.ts',
+    ],
+    exclude: base.test?.exclude,
+    testTimeout: base.test?.testTimeout,
+    sequence: { sequencer: FastFirst },
+    env: {
+      // 1/100 of the property budget by default; PROPERTY_BUDGET=1 runs all of it.
+      PROPERTY_BUDGET: process.env.PROPERTY_BUDGET ?? '0.01',
+      FC_SEED: process.env.FC_SEED ?? '20',
+    },
+  },
+});

@@ -44,7 +44,6 @@ const library: Options = {
     // Optional peers of /bullmq and /pg-boss.
     'bullmq',
     'pg-boss',
-    /^node:/,
     // Optional peer of /opentelemetry: the user's own copy, so spans join their SDK's context.
     '@opentelemetry/api',
     // Optional peers of /publish, imported on first use of the sanitizer.

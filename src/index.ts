@@ -20,8 +20,18 @@ export {
 } from './receiver/options.js';
 export type { DeliveryInput } from './receiver/verify-delivery.js';
 export type { InspectedDelivery } from './receiver/inspection.js';
+export type {
+  Instrumentation,
+  DeliveryStart,
+  DeliveryTrace,
+  DeliveryEnd,
+  DeliveryOutcome,
+} from './receiver/instrumentation.js';
 export type { Logger, LogFields } from './receiver/logger.js';
 export { DEFAULT_HANDLER_TIMEOUT_MS } from './receiver/deadline.js';
+export { DEFAULT_ENQUEUE_TIMEOUT_MS } from './receiver/queue-mode.js';
+export type { DeliveryQueue, QueuedDelivery, EnqueueResult, JobResult } from './receiver/queue-types.js';
+export * from './queue/index.js';
 export type { WebhookHandlers, HandlerResult, HandlerContext, HandlerSignal } from './receiver/handlers.js';
 export type { Answer, AnswerBody } from './receiver/answers.js';
 export { WebhookError, isWebhookError, type WebhookErrorCode } from './errors/webhook-error.js';

@@ -55,7 +55,17 @@ const PLAIN_OK_TEXT = JSON.stringify(PLAIN_OK);
 const DISCARD_MS = 10_000;
 const KEEP: ToHttpOptions = {};
 
-/** The core's answer as HTTP: the status stays the core's, the kit only adds headers and text. */
+/**
+ * The core's answer as HTTP: the status stays the core's, the kit only adds headers, the JSON
+ * text and what happens to the connection afterwards.
+ *
+ * @example
+ * ```ts
+ * const http = toHttp(await admission.handle(bytes, handlers));
+ * res.writeHead(http.status, http.headers).end(http.text);
+ * ```
+ * @group Adapter kit
+ */
 export function toHttp(answer: Answer, options: ToHttpOptions = KEEP): HttpAnswer {
   const after = options.after ?? 'keep';
   const close = after !== 'keep';

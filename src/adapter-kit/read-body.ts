@@ -29,7 +29,15 @@ export async function readFetchBody(request: FetchBody, limit: number): Promise<
   return request.body ? readLimited(request.body, limit) : new Uint8Array(0);
 }
 
-/** True for a Fetch `Request` or look-alike; a Node request or a bare stream has no `arrayBuffer`. */
+/**
+ * True for a Fetch `Request` or look-alike; a Node request or a bare stream has no `arrayBuffer`.
+ *
+ * @example
+ * ```ts
+ * if (isFetchBody(event.req)) return { method: event.req.method, headers: event.req.headers, body: () => event.req };
+ * ```
+ * @group Adapter kit
+ */
 export function isFetchBody(body: unknown): body is FetchBody {
   return typeof (body as Partial<FetchBody> | null)?.arrayBuffer === 'function';
 }

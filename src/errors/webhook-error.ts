@@ -15,6 +15,7 @@ export type WebhookErrorCode =
   | 'delivery_in_progress'
   | 'handler_failed'
   | 'dedup_unavailable'
+  | 'queue_unavailable'
   | 'method_not_allowed'
   | 'body_already_parsed'
   | 'internal_error';
@@ -36,6 +37,8 @@ const ANSWERS: Record<WebhookErrorCode, readonly [status: number, message: strin
   handler_timeout: [500, 'Handler failed'],
   // 503 rather than 500: the delivery was fine, our storage was not, and the service retries either way.
   dedup_unavailable: [503, 'Dedup store unavailable'],
+  // Queue mode: the job engine did not take the delivery in time; the service retries a 503.
+  queue_unavailable: [503, 'Queue unavailable'],
   method_not_allowed: [405, 'Method not allowed'],
   body_already_parsed: [500, 'Server misconfigured'],
   internal_error: [500, 'Internal error'],

@@ -1,6 +1,3 @@
-/** The result types of a two-signature overload such as `pg`'s `Pool.connect`. */
-type Overloaded<F> = F extends { (...args: infer _A): infer R1; (...args: infer _B): infer R2 } ? R1 | R2 : never;
-
 /**
  * The `tx` a transactional store (`postgresDedupStore(db, { transactional: true })`) hands
  * the handler, worked out from the client you gave it: a `pg` `PoolClient` for a `Pool`, the
@@ -16,7 +13,11 @@ type Overloaded<F> = F extends { (...args: infer _A): infer R1; (...args: infer 
  * ```
  */
 export type TransactionOf<Db> = Db extends { totalCount: number; connect: infer Connect }
-  ? Extract<Awaited<Overloaded<Connect>>, object>
+  ? // pg's connect() has two signatures; the one that returns a promise gives the client.
+    Extract<
+      Awaited<Connect extends { (...args: infer _A): infer R1; (...args: infer _B): infer R2 } ? R1 | R2 : never>,
+      object
+    >
   : Db extends { begin: { (work: (sql: infer Tx) => never): unknown; (options: string, work: never): unknown } }
     ? Tx
     : Db extends { transaction(work: (tx: infer Tx) => Promise<unknown>): Promise<unknown> }

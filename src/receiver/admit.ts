@@ -2,6 +2,7 @@ import { WebhookError } from '../errors/webhook-error.js';
 import type { WebhookEvent } from '../events/types.js';
 import type { BodyInput } from '../input/body.js';
 import { headerLookup } from '../input/headers.js';
+import { StreamedUtf8 } from '../input/utf8-stream.js';
 import { andThen, attempt } from '../internal/maybe.js';
 import type { HmacStream } from '../crypto/provider.js';
 import type { Admission, AdmittedRequest, BodyHasher, RequestHead } from './admission.js';
@@ -10,6 +11,7 @@ import { type Core, handleInput } from './handle-input.js';
 import type { WebhookHandlers } from './handlers.js';
 import { reportRejection } from './hooks.js';
 import { inspectDelivery } from './inspection.js';
+import { type GuardedTrace, startTrace } from './guarded-trace.js';
 import { matchToken } from './token.js';
 import { type Admitted, type StreamedDigest, verifyDelivery } from './verify-delivery.js';
 
@@ -18,8 +20,11 @@ const DIGITS = /^[0-9]+$/;
 /** Checks a request's head before its body is read: method, declared size, token (see `Receiver.admit`). */
 export function admit(core: Core, head: RequestHead): Admission {
   const { config, options } = core;
+  // The delivery starts here, before its body is read, so refusals on the head are counted too.
+  const trace = options.instrumentation ? startTrace(options.instrumentation, config.now) : null;
   const refuse = (thrown: unknown, authenticated = false): Admission => {
     const error = reportRejection(options, thrown, head?.headers);
+    trace?.endRefused(error, head?.headers);
     const answer = errorAnswer(error);
     const receivedAt = config.now();
     inspectDelivery(options, config.now, {
@@ -45,7 +50,7 @@ export function admit(core: Core, head: RequestHead): Admission {
       );
     }
     const tokenIndex = matchToken(config.tokens, headers('authorization'));
-    return new Admittance(core, head.headers, { headers, tokenIndex });
+    return new Admittance(core, head.headers, { headers, tokenIndex }, trace);
   } catch (error) {
     return refuse(error);
   }
@@ -73,11 +78,13 @@ class Admittance implements AdmittedRequest {
     private readonly core: Core,
     private readonly headers: RequestHead['headers'],
     private readonly checked: Admitted,
+    private readonly trace: GuardedTrace | null = null,
   ) {}
 
   handle(body: BodyInput, handlers?: WebhookHandlers): Promise<Answer> {
     const input = { headers: this.headers, body };
-    return Promise.resolve(handleInput(this.core, { input, handlers, admitted: this.takeStreamed() }));
+    const { trace } = this;
+    return Promise.resolve(handleInput(this.core, { input, handlers, admitted: this.takeStreamed(), trace }));
   }
 
   bodyHasher(): BodyHasher | undefined {
@@ -103,12 +110,19 @@ class Admittance implements AdmittedRequest {
     const refused = (thrown: unknown): { event: WebhookEvent } | { answer: Answer } => ({
       answer: this.refuse(thrown),
     });
+    const { trace } = this;
+    trace?.verifying();
     return Promise.resolve(
       attempt(
         () =>
           andThen(
             verifyDelivery(this.core.config, input, admitted),
-            (event): { event: WebhookEvent } => ({ event }),
+            (event): { event: WebhookEvent } => {
+              // Handed to the host's own route: the receiver's part of the delivery ends here.
+              trace?.verified(event);
+              trace?.end({ outcome: 'verified' });
+              return { event };
+            },
             refused,
           ),
         refused,
@@ -119,6 +133,7 @@ class Admittance implements AdmittedRequest {
   refuse(thrown: unknown): Answer {
     const { options, config } = this.core;
     const error = reportRejection(options, thrown, this.headers);
+    this.trace?.endRefused(error, this.headers);
     const answer = errorAnswer(error);
     const receivedAt = config.now();
     inspectDelivery(options, config.now, {
@@ -133,9 +148,14 @@ class Admittance implements AdmittedRequest {
   }
 }
 
-/** A provider's streamed HMAC, counting what it was fed so verification can tell it covered the whole body. */
+/**
+ * A provider's streamed HMAC, counting what it was fed so verification can tell it covered the
+ * whole body; a large body is also decoded as strict UTF-8 on the way, so the core parses its
+ * text without decoding the bytes a second time.
+ */
 class StreamedHmac implements BodyHasher, StreamedDigest {
   length = 0;
+  private readonly utf8 = new StreamedUtf8();
   constructor(
     private readonly stream: HmacStream,
     readonly timestamp: string,
@@ -144,9 +164,14 @@ class StreamedHmac implements BodyHasher, StreamedDigest {
   update(chunk: Uint8Array): void {
     this.length += chunk.byteLength;
     this.stream.update(chunk);
+    this.utf8.update(chunk);
   }
 
   matches(expected: Uint8Array): boolean {
     return this.stream.matches(expected);
+  }
+
+  text(): string | null | undefined {
+    return this.utf8.finish();
   }
 }

@@ -2,7 +2,7 @@ import type { StoredAnswer } from '../dedup/store.js';
 import type { WebhookError } from '../errors/webhook-error.js';
 
 /** The body of an answer to the service. */
-export type AnswerBody = (StoredAnswer & { duplicate?: true }) | { error: string };
+export type AnswerBody = (StoredAnswer & { duplicate?: true; queued?: true }) | { error: string };
 
 /**
  * What to answer the service: an HTTP status and a JSON body. `handle()` always resolves to

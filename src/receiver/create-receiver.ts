@@ -8,6 +8,7 @@ import { type Core, handleInput } from './handle-input.js';
 import type { WebhookHandlers } from './handlers.js';
 import type { ReceiverOptions } from './options.js';
 import { createPipeline } from './pipeline.js';
+import { createQueuePipeline } from './queue-mode.js';
 import { type DeliveryInput, verifyDelivery } from './verify-delivery.js';
 
 /** A configured receiver. Create one per endpoint at start-up and reuse it for every request. */
@@ -52,9 +53,19 @@ export interface Receiver {
  */
 export function createReceiver(options: ReceiverOptions): Receiver {
   const config = resolveConfig(options);
+  const { instrumentation } = options;
+  if (instrumentation !== undefined && typeof instrumentation?.startDelivery !== 'function') {
+    throw new TypeError(
+      'createReceiver: instrumentation must be an object with a startDelivery method, such as openTelemetry() ' +
+        "from 'webhook-cms-receiver/opentelemetry'.",
+    );
+  }
   // The default store shares the receiver's clock, so tests that move `now` move leases and retention too.
   const store = options.dedup === undefined ? memoryDedupStore({ now: options.now }) : options.dedup;
-  const core: Core = { config, options, pipeline: createPipeline({ options, store }) };
+  const { queue } = options;
+  const pipeline =
+    queue === undefined ? createPipeline({ options, store }) : createQueuePipeline({ options, config, store, queue });
+  const core: Core = { config, options, pipeline };
   return {
     maxBodyBytes: config.maxBodyBytes,
     // Not `async`: on the synchronous path each of these settles in one promise turn.

@@ -5,6 +5,7 @@ import type { VerifyConfig } from './config.js';
 import type { WebhookHandlers } from './handlers.js';
 import { reportRejection } from './hooks.js';
 import { inspectDelivery } from './inspection.js';
+import { type GuardedTrace, startTrace, tracedHandlers } from './guarded-trace.js';
 import type { ReceiverOptions } from './options.js';
 import type { Pipeline } from './pipeline.js';
 import { type Admitted, type DeliveryInput, verifyDelivery } from './verify-delivery.js';
@@ -20,33 +21,56 @@ export interface HandleInput {
   input: DeliveryInput;
   handlers: WebhookHandlers | undefined;
   admitted?: Admitted;
+  /** The trace an admission started (null: it started none); undefined when this call starts the delivery. */
+  trace?: GuardedTrace | null;
 }
 
 /** Verifies and handles one delivery; never throws, synchronous where the store and handler are. */
-export function handleInput(core: Core, { input, handlers, admitted }: HandleInput) {
-  if (core.options.inspect) return inspected(core, { input, handlers, admitted });
+export function handleInput(core: Core, request: HandleInput) {
+  // The only cost of `inspect` and `instrumentation` when both are unset.
+  if (core.options.inspect || core.options.instrumentation) return inspected(core, request);
+  return plain(core, request);
+}
+
+function plain(core: Core, { input, handlers, admitted }: HandleInput) {
   const refused = (thrown: unknown): Answer => errorAnswer(reportRejection(core.options, thrown, headersOf(input)));
   return attempt(
-    () => andThen(verifyDelivery(core.config, input, admitted), (event) => core.pipeline(event, handlers), refused),
+    () =>
+      andThen(verifyDelivery(core.config, input, admitted), (event) => core.pipeline(event, handlers, input), refused),
     refused,
   );
 }
 
-/** {@link handleInput} with every delivery handed to the `inspect` option: the slower path, for development. */
-function inspected(core: Core, { input, handlers, admitted }: HandleInput) {
+/**
+ * {@link handleInput} with every delivery handed to the `inspect` option (for development)
+ * and to the `instrumentation`'s trace: the slower path, taken only when one of them is set.
+ */
+function inspected(core: Core, { input, handlers, admitted, trace: admittedTrace }: HandleInput) {
+  const { options } = core;
+  const trace = admittedTrace === undefined ? startTrace(options.instrumentation, core.config.now) : admittedTrace;
+  if (!trace && !options.inspect) return plain(core, { input, handlers, admitted });
   const receivedAt = core.config.now();
   const seen: { event?: WebhookEvent; error?: unknown } = {};
-  const refused = (thrown: unknown): Answer =>
-    errorAnswer((seen.error = reportRejection(core.options, thrown, headersOf(input))));
+  const refused = (thrown: unknown): Answer => {
+    const error = reportRejection(options, thrown, headersOf(input));
+    seen.error = error;
+    trace?.endRefused(error, headersOf(input));
+    return errorAnswer(error);
+  };
   const run = (event: WebhookEvent) => {
     seen.event = event;
-    return core.pipeline(event, handlers);
+    if (!trace) return core.pipeline(event, handlers, input);
+    trace.verified(event);
+    return core.pipeline(event, tracedHandlers(trace, handlers, event), input, trace);
   };
+  trace?.verifying();
   return andThen(
     attempt(() => andThen(verifyDelivery(core.config, input, admitted), run, refused), refused),
     (answer) => {
+      trace?.endAnswered(answer);
+      if (!options.inspect) return answer;
       const { headers, body } = (typeof input === 'object' && input !== null ? input : {}) as Partial<DeliveryInput>;
-      inspectDelivery(core.options, core.config.now, { receivedAt, method: 'POST', headers, body, answer, ...seen });
+      inspectDelivery(options, core.config.now, { receivedAt, method: 'POST', headers, body, answer, ...seen });
       return answer;
     },
   );

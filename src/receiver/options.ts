@@ -3,7 +3,9 @@ import type { DedupStore } from '../dedup/store.js';
 import type { WebhookError } from '../errors/webhook-error.js';
 import type { WebhookEvent } from '../events/types.js';
 import type { InspectedDelivery } from './inspection.js';
+import type { Instrumentation } from './instrumentation.js';
 import type { Logger } from './logger.js';
+import type { DeliveryQueue } from './queue-types.js';
 
 /** The default of `toleranceSeconds`: how far the timestamp header may be from now. */
 export const DEFAULT_TOLERANCE_SECONDS = 300;
@@ -66,6 +68,24 @@ export interface ReceiverOptions {
    * 10 s, then retries. Default 300 000 (5 minutes).
    */
   handlerTimeoutMs?: number;
+  /**
+   * Queue mode: hand each verified delivery to a job engine (`bullmqQueue(queue)`,
+   * `pgBossQueue(boss, name)`) and answer 200 `{"ok": true, "queued": true}` at once; workers
+   * (`startWorker`) run the handlers, so `published_url` is never answered. The delivery id is
+   * claimed in `dedup` (kept for its retention, past the engine's memory of finished jobs), so
+   * a redelivery answers `{"ok": true, "queued": true, "duplicate": true}` without a new job.
+   * `ordering` belongs to the worker here.
+   */
+  queue?: DeliveryQueue;
+  /** Queue mode: how long the engine may take to accept a job before the answer is 503. Default 5000. */
+  enqueueTimeoutMs?: number;
+  /**
+   * Queue mode, hybrid answers: after enqueueing, wait up to this long for a worker to finish
+   * the job, and answer as `handle()` would (with its `published_url`) when it did; otherwise
+   * answer `queued` as usual. Keep it well under the service's 10 s (at most 8000, and with
+   * `enqueueTimeoutMs` under 10 s). `published_url` can only reach the service this way. Default 0.
+   */
+  queueWaitMs?: number;
   /** Clock in milliseconds, for tests. Default `Date.now`. */
   now?: () => number;
   /** HMAC implementation. Default: node:crypto where available, else Web Crypto. */
@@ -95,4 +115,17 @@ export interface ReceiverOptions {
    * `webhook-cms-receiver/testing`; leave unset in production, where bodies hold articles.
    */
   inspect?: (delivery: InspectedDelivery) => void;
+  /**
+   * Where each delivery is reported as it goes: start, verification, the handler, the outcome
+   * with its status and refusal code. `openTelemetry()` from `webhook-cms-receiver/opentelemetry`
+   * makes spans and metrics of it; any {@link Instrumentation} will do. Unset (the default), it
+   * costs one property check per delivery. Never sees the token or a signature.
+   *
+   * @example
+   * ```ts
+   * import { openTelemetry } from 'webhook-cms-receiver/opentelemetry';
+   * const receiver = createReceiver({ token, instrumentation: openTelemetry() });
+   * ```
+   */
+  instrumentation?: Instrumentation;
 }

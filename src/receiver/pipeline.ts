@@ -18,9 +18,20 @@ import { runHandler, type WebhookHandlers } from './handlers.js';
 import { callHook, reportError } from './hooks.js';
 import { keepLease } from './lease-keeper.js';
 import type { ReceiverOptions } from './options.js';
+import type { DeliveryInput } from './verify-delivery.js';
+import type { GuardedTrace } from './guarded-trace.js';
 
-/** Runs a verified event's handler under the dedup table of the contract. */
-export type Pipeline = (event: WebhookEvent, handlers: WebhookHandlers | undefined) => MaybePromise<Answer>;
+/**
+ * Runs a verified event's handler under the dedup table of the contract. `input` is the
+ * delivery as received and `trace` its trace, for queue mode, which hands the raw body and
+ * the trace context to the engine.
+ */
+export type Pipeline = (
+  event: WebhookEvent,
+  handlers: WebhookHandlers | undefined,
+  input?: DeliveryInput,
+  trace?: GuardedTrace,
+) => MaybePromise<Answer>;
 
 /** What a pipeline is built from, once per receiver. */
 export interface PipelineOptions {

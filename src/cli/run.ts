@@ -3,12 +3,13 @@ import { TOP_HELP } from './help.js';
 import { inspectCommand } from './inspect/command.js';
 import { redacting, writeJson, type Io } from './io.js';
 import { probeCommand } from './probe.js';
+import { replayCommand } from './replay.js';
 import { sendCommand } from './send.js';
 import { signCommand } from './sign.js';
 import { EXIT, UsageError } from './usage-error.js';
 import { packageVersion } from './version.js';
 
-const COMMANDS = ['send', 'sign', 'probe', 'diagnose', 'inspect'];
+const COMMANDS = ['send', 'sign', 'probe', 'diagnose', 'inspect', 'replay'];
 const VERSION = ['--version', '-v', 'version'];
 
 /**
@@ -30,6 +31,7 @@ export async function run(argv: string[], io: Io): Promise<number> {
     if (command === 'probe') return await probeCommand(args, io);
     if (command === 'diagnose') return await diagnoseCommand(args, io);
     if (command === 'inspect') return await inspectCommand(args, io);
+    if (command === 'replay') return await replayCommand(args, io);
     if (VERSION.includes(command!)) {
       if (args.includes('--json')) writeJson(io, { version: packageVersion() });
       else io.stdout(`${packageVersion()}\n`);

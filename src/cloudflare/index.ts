@@ -14,6 +14,14 @@
  */
 export { durableObjectDedupStore, type DurableObjectDedupStoreOptions } from './durable-object-store.js';
 export { WebhookDedupObject } from './dedup-object.js';
+export {
+  cloudflareQueue,
+  queueConsumer,
+  type QueueConsumerOptions,
+  type QueueProducerLike,
+  type QueueMessageLike,
+  type QueueBatchLike,
+} from './queue.js';
 export type {
   DurableObjectNamespaceLike,
   DurableObjectStubLike,

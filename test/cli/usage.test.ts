@@ -54,7 +54,9 @@ describe('webhook-cms-receiver usage errors: exit 2 and a message naming the fix
     const command = await runCli(['deliver'], { env, secret: token });
     expect([command.code, command.stderr]).toEqual([
       2,
-      expect.stringContaining('unknown command "deliver": use send, sign, probe, diagnose, inspect, or --version.'),
+      expect.stringContaining(
+        'unknown command "deliver": use send, sign, probe, diagnose, inspect, replay, or --version.',
+      ),
     ]);
   });
 

@@ -1,0 +1,155 @@
+/**
+ * Queue mode on [BullMQ](https://docs.bullmq.io) (Redis): `bullmqQueue(queue)` for the
+ * receiving process, `bullmqSource({ queueName, connection })` for `startWorker`. `bullmq` is
+ * an optional peer dependency of this entry only.
+ *
+ * @example
+ * ```ts
+ * import { Queue } from 'bullmq';
+ * import { createReceiver, startWorker } from 'webhook-cms-receiver';
+ * import { bullmqQueue, bullmqSource } from 'webhook-cms-receiver/bullmq';
+ * const receiver = createReceiver({ token, queue: bullmqQueue(new Queue('webhooks', { connection })) });
+ * const worker = startWorker(bullmqSource({ queueName: 'webhooks', connection }), { handlers, dedup });
+ * ```
+ * @module webhook-cms-receiver/bullmq
+ */
+import {
+  DelayedError,
+  type Job,
+  type JobsOptions,
+  type Queue,
+  UnrecoverableError,
+  Worker,
+  type WorkerOptions as BullWorkerOptions,
+} from 'bullmq';
+import { isJobFailure, type JobSource } from '../queue/job-source.js';
+import type { DeliveryQueue, JobResult, QueuedDelivery } from '../receiver/queue-types.js';
+import { sha256Hex } from '../queue/ids.js';
+
+/** How often a hybrid answer looks at its job. */
+const POLL_MS = 50;
+
+/** Ids of this shape are used as they are (after `d.`); anything else is hashed. */
+const SAFE_ID = /^[A-Za-z0-9_.-]{1,200}$/;
+
+/**
+ * The BullMQ job id for a delivery id: `d.<id>` for ids made of letters, digits, `_`, `.` and
+ * `-` (every UUID the service sends), else `h.<SHA-256 hex of its UTF-16 code units>`. The two
+ * prefixes keep it one-to-one, and BullMQ refuses ids with `:` or that look like integers.
+ *
+ * @example
+ * ```ts
+ * const job = await queue.getJob(await bullmqJobId('0b6a3c1e-8f0e-4e55-9d7e-2f1f7f0c2a11'));
+ * ```
+ */
+export async function bullmqJobId(deliveryId: string): Promise<string> {
+  if (SAFE_ID.test(deliveryId)) return `d.${deliveryId}`;
+  return `h.${await sha256Hex(deliveryId)}`;
+}
+
+/** Options of {@link bullmqQueue}. */
+export interface BullmqQueueOptions {
+  /**
+   * Job options for every delivery, over the queue's `defaultJobOptions`. `jobId` is always
+   * the delivery's; `removeOnFail` defaults to false, since the failed set is the dead-letter list.
+   */
+  jobOptions?: Omit<JobsOptions, 'jobId'>;
+}
+
+/**
+ * The producer for `createReceiver({ queue })`: adds each verified delivery to a BullMQ
+ * `Queue` as a job named after its event, with the job id {@link bullmqJobId} of its delivery
+ * id, so a copy that arrives while BullMQ still holds the job adds nothing. Give the `Queue` a
+ * connection with `enableOfflineQueue: false`, so that with Redis down the add fails at once
+ * and the service gets its 503 (and retries), instead of waiting out `enqueueTimeoutMs`.
+ *
+ * Redis Cluster: give the `Queue` and the workers a hash-tagged prefix (`prefix: '{webhooks}'`)
+ * so all of a queue's keys share one slot, as BullMQ requires.
+ *
+ * @example
+ * ```ts
+ * const queue = new Queue('webhooks', { connection: { url: process.env.REDIS_URL, enableOfflineQueue: false } });
+ * const receiver = createReceiver({ token, queue: bullmqQueue(queue), dedup: redisDedupStore(redis) });
+ * app.post('/webhook', webhookHandler(receiver));
+ * ```
+ */
+export function bullmqQueue(queue: Queue, options: BullmqQueueOptions = {}): DeliveryQueue {
+  if (typeof queue?.add !== 'function')
+    throw new TypeError('bullmqQueue needs a BullMQ Queue: bullmqQueue(new Queue(name, { connection }))');
+  return {
+    async enqueue(delivery) {
+      const jobId = delivery.deliveryId === null ? undefined : await bullmqJobId(delivery.deliveryId);
+      await queue.add(delivery.event, delivery, { removeOnFail: false, ...options.jobOptions, jobId });
+    },
+    // Polls the job's hash: no QueueEvents connection to hold open for a wait of a few seconds.
+    async waitForResult(delivery, { timeoutMs }) {
+      if (delivery.deliveryId === null) return undefined;
+      const jobId = await bullmqJobId(delivery.deliveryId);
+      const deadline = Date.now() + timeoutMs;
+      for (;;) {
+        const job = await queue.getJob(jobId);
+        const result = job?.returnvalue as JobResult | null | undefined;
+        if (result?.ok === true) return result;
+        if (job?.finishedOn || Date.now() + POLL_MS > deadline) return undefined;
+        await new Promise((resolve) => setTimeout(resolve, POLL_MS));
+      }
+    },
+  };
+}
+
+/**
+ * Options of {@link bullmqSource}: BullMQ's own `WorkerOptions` (`connection`, `prefix`,
+ * `lockDuration`, `stalledInterval`, …) plus the queue's name. `concurrency` comes from
+ * `startWorker`, and `maxStalledCount` is the worker's attempts unless given.
+ */
+export interface BullmqSourceOptions extends Omit<BullWorkerOptions, 'concurrency' | 'autorun'> {
+  queueName: string;
+}
+
+/**
+ * The consumer for `startWorker`, on a BullMQ `Worker`. Retries are the worker's: a failed run
+ * is moved to BullMQ's delayed set for the worker's backoff (`job.moveToDelayed`, no BullMQ
+ * `attempts` needed on the jobs), and a job that fails for good, or is fatal, is failed with
+ * `UnrecoverableError`, so it stays in the queue's failed set: the dead-letter list
+ * (`queue.getFailed()`, `job.retry()` re-runs one). Attempts are counted with BullMQ's
+ * `attemptsStarted`, which includes runs whose lock lapsed (a killed worker, a stalled job):
+ * a stalled job counts as an attempt. The failure of every run is written to the job's log.
+ *
+ * @example
+ * ```ts
+ * const worker = startWorker(bullmqSource({ queueName: 'webhooks', connection: { url: process.env.REDIS_URL } }), {
+ *   handlers,
+ *   dedup: redisDedupStore(redis),
+ * });
+ * ```
+ */
+export function bullmqSource(options: BullmqSourceOptions): JobSource<Job<QueuedDelivery>> {
+  const { queueName, ...workerOptions } = options;
+  let worker: Worker<QueuedDelivery> | undefined;
+  return {
+    start(run, { concurrency, retry }) {
+      worker = new Worker<QueuedDelivery>(
+        queueName,
+        async (job, token, signal) => {
+          try {
+            // Kept as the job's `returnvalue`, where a hybrid answer reads its published_url.
+            return await run({ delivery: job.data, job, attempt: Math.max(1, job.attemptsStarted), signal });
+          } catch (error) {
+            if (!isJobFailure(error)) throw error;
+            await job.log(`attempt ${job.attemptsStarted}: ${error.message}`).catch(() => {});
+            if (!error.retry) throw new UnrecoverableError(error.message);
+            await job.moveToDelayed(Date.now() + error.delayMs, token);
+            // Tells BullMQ the job was moved on purpose: it is neither completed nor failed.
+            throw new DelayedError();
+          }
+        },
+        { maxStalledCount: retry.attempts, ...workerOptions, concurrency, autorun: true },
+      );
+      // BullMQ emits connection errors here; without a listener they would crash the process.
+      worker.on('error', () => {});
+    },
+    async close() {
+      await worker?.close();
+    },
+  };
+}

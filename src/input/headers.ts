@@ -34,11 +34,35 @@ function fromGetter(headers: { get(name: string): unknown }): HeaderLookup {
   };
 }
 
+/**
+ * The headers themselves when they are a plain object whose names are all lower case already,
+ * as Node's `req.headers` is: {@link recordHeader} then reads them with no lookup built. Undefined
+ * for any other shape (a `Headers`, mixed-case names), which takes {@link headerLookup}.
+ */
+export function lowerCaseRecord(headers: unknown): Readonly<Record<string, unknown>> | undefined {
+  if (typeof headers !== 'object' || headers === null || Array.isArray(headers)) return undefined;
+  if (typeof (headers as { get?: unknown }).get === 'function') return undefined;
+  return allLowerCase(Object.keys(headers)) ? (headers as Record<string, unknown>) : undefined;
+}
+
+/** One header of a {@link lowerCaseRecord} by its lower-case name; own properties only, repeated values joined. */
+export function recordHeader(record: Readonly<Record<string, unknown>>, name: string): string | undefined {
+  return Object.hasOwn(record, name) ? join(record[name]) : undefined;
+}
+
+/** A plain loop: `every` with a callback costs a closure call per name on the hot path. */
+function allLowerCase(keys: string[]): boolean {
+  for (let i = 0; i < keys.length; i++) {
+    const key = keys[i]!;
+    if (key !== key.toLowerCase()) return false;
+  }
+  return true;
+}
+
 function fromRecord(record: Record<string, unknown>): HeaderLookup {
   const keys = Object.keys(record);
   // Node lower-cases names already, so most objects need no copy.
-  if (keys.every((key) => key === key.toLowerCase()))
-    return (name) => (Object.hasOwn(record, name) ? join(record[name]) : undefined);
+  if (allLowerCase(keys)) return (name) => recordHeader(record, name);
   const lowered = new Map<string, unknown[]>();
   for (const key of keys) {
     const name = key.toLowerCase();

@@ -3,9 +3,9 @@ import { WebhookError } from '../errors/webhook-error.js';
 import { parseEvent } from '../events/parse-event.js';
 import type { WebhookEvent } from '../events/types.js';
 import { type BodyInput, bodyBytes, notRawBody } from '../input/body.js';
-import { type HeaderLookup, type HeadersInput, headerLookup } from '../input/headers.js';
+import { type HeaderLookup, type HeadersInput, headerLookup, lowerCaseRecord, recordHeader } from '../input/headers.js';
 import { decodeUtf8 } from '../input/utf8.js';
-import { andThen, type MaybePromise } from '../internal/maybe.js';
+import type { MaybePromise } from '../internal/maybe.js';
 import type { VerifyConfig } from './config.js';
 import { matchToken } from './token.js';
 
@@ -31,6 +31,12 @@ export interface StreamedDigest {
   readonly length: number;
   /** Finishes it and compares in constant time; once. */
   matches(expected: Uint8Array): boolean;
+  /**
+   * The same bytes decoded as strict UTF-8 while they streamed in, so they are not decoded
+   * again: the text, null when they are not valid UTF-8, undefined when they were not decoded
+   * (a small body, or a hasher that does not decode). Asked once, after a match.
+   */
+  text?(): string | null | undefined;
 }
 
 const DIGITS = /^[0-9]+$/;
@@ -49,25 +55,42 @@ export function verifyDelivery(
     typeof input === 'object' && input !== null ? input : {}
   ) as Partial<DeliveryInput>;
   const bytes = bodyBytes(body, config.maxBodyBytes);
-  const headers = admitted?.headers ?? headerLookup(rawHeaders);
-  const tokenIndex = admitted?.tokenIndex ?? matchToken(config.tokens, headers('authorization'));
+  // Node's lower-case header object is read as it is; any other shape through a lookup.
+  const record = admitted === undefined ? lowerCaseRecord(rawHeaders) : undefined;
+  const lookup = admitted?.headers ?? (record === undefined ? headerLookup(rawHeaders) : undefined);
+  const tokenIndex = admitted?.tokenIndex ?? matchToken(config.tokens, header(record, lookup, 'authorization'));
   if (bytes === undefined) throw notRawBody(body);
-  const timestamp = headers('x-service-timestamp');
+  const timestamp = header(record, lookup, 'x-service-timestamp');
   checkTimestamp(timestamp, config);
-  const expected = parseSignature(headers('x-service-signature'));
-  const streamed = admitted?.streamed;
-  // The streamed HMAC stands in for hashing again only when it covered this very message.
-  const valid =
-    streamed !== undefined && streamed.timestamp === timestamp && streamed.length === bytes.byteLength
-      ? streamed.matches(expected)
-      : config.tokens[tokenIndex]!.hmac.verify(`${timestamp}.`, bytes, expected);
-  return andThen(valid, (ok) => finish(ok, { headers, bytes, tokenIndex }));
+  const expected = parseSignature(header(record, lookup, 'x-service-signature'));
+  let streamed = admitted?.streamed;
+  // The streamed HMAC (and its text) stands in for hashing again only when it covered this very message.
+  if (streamed !== undefined && (streamed.timestamp !== timestamp || streamed.length !== bytes.byteLength))
+    streamed = undefined;
+  const valid = streamed
+    ? streamed.matches(expected)
+    : config.tokens[tokenIndex]!.hmac.verify(`${timestamp}.`, bytes, expected);
+  if (typeof valid === 'boolean') return finish(valid, record, lookup, bytes, tokenIndex, streamed);
+  return valid.then((ok) => finish(ok, record, lookup, bytes, tokenIndex, streamed));
 }
 
-/** Check 5's verdict, then checks 6 and 7. */
+/** One header, from whichever of the two `verifyDelivery` has: a plain call, no closure per delivery. */
+function header(
+  record: Readonly<Record<string, unknown>> | undefined,
+  lookup: HeaderLookup | undefined,
+  name: string,
+): string | undefined {
+  return record !== undefined ? recordHeader(record, name) : lookup!(name);
+}
+
+/** Check 5's verdict, then checks 6 and 7. Plain arguments: no object is made to carry them. */
 function finish(
   valid: boolean,
-  delivery: { headers: HeaderLookup; bytes: Uint8Array; tokenIndex: number },
+  record: Readonly<Record<string, unknown>> | undefined,
+  lookup: HeaderLookup | undefined,
+  bytes: Uint8Array,
+  tokenIndex: number,
+  streamed: StreamedDigest | undefined,
 ): WebhookEvent {
   if (!valid) {
     throw new WebhookError(
@@ -76,8 +99,8 @@ function finish(
         'or it was signed with another token.',
     );
   }
-  const deliveryId = delivery.headers('x-service-delivery-id') || null;
-  return parseEvent(parseJson(delivery.bytes), { deliveryId, tokenIndex: delivery.tokenIndex });
+  const deliveryId = header(record, lookup, 'x-service-delivery-id') || null;
+  return parseEvent(parseJson(bytes, streamed?.text?.()), { deliveryId, tokenIndex });
 }
 
 /** Checks 3 and 4. */
@@ -113,10 +136,14 @@ function parseSignature(text: string | undefined): Uint8Array {
   return bytes;
 }
 
-/** Check 6's syntax half: strict UTF-8, then JSON. A byte-order mark is refused, as JSON.parse refuses it. */
-function parseJson(bytes: Uint8Array): unknown {
-  const text = decodeUtf8(bytes);
-  if (text === undefined) throw new WebhookError('invalid_payload', 'the body is not valid UTF-8');
+/**
+ * Check 6's syntax half: strict UTF-8, then JSON. A byte-order mark is refused, as JSON.parse
+ * refuses it. `streamedText` is the same bytes already decoded while they streamed in (null:
+ * they were not valid UTF-8); undefined decodes them here.
+ */
+function parseJson(bytes: Uint8Array, streamedText: string | null | undefined): unknown {
+  const text = streamedText === undefined ? decodeUtf8(bytes) : streamedText;
+  if (text === undefined || text === null) throw new WebhookError('invalid_payload', 'the body is not valid UTF-8');
   try {
     return JSON.parse(text);
   } catch {

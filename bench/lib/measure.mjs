@@ -35,12 +35,22 @@ async function calibrate(contender, input, batchMs) {
 /**
  * Times every contender over `rounds` interleaved rounds.
  * @param {{ name: string, fn: Function, async?: boolean }[]} contenders the first is the baseline
- * @param {{ rounds: number, batchMs: number, input?: (iterations: number) => unknown }} options
- *   `input` builds what a batch needs before the clock starts (fresh deliveries, say).
+ * @param {{ rounds: number, batchMs: number, input?: (iterations: number) => unknown, warmupMs?: number }} options
+ *   `input` builds what a batch needs before the clock starts (fresh deliveries, say);
+ *   `warmupMs` of CPU time per contender run untimed first, so every contender is optimised.
  * @returns {{ name: string, opsPerSecond: number, ratio: number, ratios: number[] }[]}
  *   median ops/s and the median of the per-round ratios to the baseline
  */
-export async function compare(contenders, { rounds, batchMs, input = () => undefined }) {
+export async function compare(contenders, { rounds, batchMs, input = () => undefined, warmupMs = 300 }) {
+  // Steady state is what is compared: V8 optimises hot functions on a background thread, and
+  // that thread's CPU time is charged to whichever batch runs meanwhile. Without a warm-up the
+  // first rows of a process measured the compiler (verify() at 1 KiB: 0.77–0.86 of the limit
+  // as a process's first suite, 1.09–1.11 in the same process a minute later).
+  for (const contender of contenders) {
+    const start = cpuMs();
+    for (let batch = 1; cpuMs() - start < warmupMs; batch = Math.min(batch * 2, 1 << 14))
+      await runBatch(contender, batch, input(batch));
+  }
   const counts = [];
   for (const contender of contenders) counts.push(await calibrate(contender, input, batchMs));
   const perRound = contenders.map(() => []);

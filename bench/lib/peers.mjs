@@ -1,7 +1,7 @@
 // The hand-written limit and the peer libraries, each given the same signed bytes in the
 // header format it expects. Every function returns the parsed event or throws.
 
-import { createHmac, timingSafeEqual, webcrypto } from 'node:crypto';
+import { createHmac, hash, timingSafeEqual, webcrypto } from 'node:crypto';
 import { verify as octokitVerify } from '@octokit/webhooks-methods';
 import { Webhook as StandardWebhook } from 'standardwebhooks';
 import Stripe from 'stripe';
@@ -16,6 +16,39 @@ export function limit(delivery) {
   const expected = Buffer.from(headers['x-service-signature'].slice(7), 'hex');
   const mac = createHmac('sha256', TOKEN).update(`${headers['x-service-timestamp']}.`).update(body).digest();
   if (expected.length !== mac.length || !timingSafeEqual(mac, expected)) throw new Error('limit: bad signature');
+  return JSON.parse(body.toString('utf8'));
+}
+
+// The token's HMAC pad blocks, computed once, for the reference below. The token is shorter
+// than SHA-256's 64-byte block, so it is zero-padded rather than hashed first (RFC 2104).
+const TWO_PASS_MAX = 64 * 1024;
+const INNER = Buffer.alloc(64 + 16 + TWO_PASS_MAX);
+const OUTER = Buffer.alloc(64 + 32);
+for (let i = 0; i < 64; i++) {
+  const byte = i < TOKEN.length ? TOKEN.charCodeAt(i) : 0;
+  INNER[i] = byte ^ 0x36;
+  OUTER[i] = byte ^ 0x5c;
+}
+
+/**
+ * The limit's work with the fastest HMAC construction for its size, a second reference: up to
+ * 64 KiB two one-shot `crypto.hash` calls over the precomputed pads, inner = SHA-256(ipad ‖
+ * ts. ‖ body) and HMAC = SHA-256(opad ‖ inner), the message built in one buffer reused across
+ * calls and the digests taken as latin1 strings (a `Buffer` digest costs an off-heap
+ * allocation), compared in constant time in JavaScript; above 64 KiB `createHmac`, which is
+ * then faster than copying the body (the limit itself).
+ */
+export function limitFastestHmac(delivery) {
+  const { headers, body } = delivery;
+  if (body.length > TWO_PASS_MAX) return limit(delivery);
+  const expected = Buffer.from(headers['x-service-signature'].slice(7), 'hex');
+  const start = 64 + INNER.latin1Write(`${headers['x-service-timestamp']}.`, 64);
+  body.copy(INNER, start);
+  OUTER.latin1Write(hash('sha256', INNER.subarray(0, start + body.length), 'latin1'), 64);
+  const mac = hash('sha256', OUTER, 'latin1');
+  let difference = expected.length ^ 32;
+  for (let i = 0; i < 32; i++) difference |= mac.charCodeAt(i) ^ (expected[i] | 0);
+  if (difference !== 0) throw new Error('limitFastestHmac: bad signature');
   return JSON.parse(body.toString('utf8'));
 }
 

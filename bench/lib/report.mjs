@@ -37,27 +37,53 @@ export function httpTable(rows) {
   );
 }
 
-/** Milliseconds per route and each route's ratio to the first, at p50 and p99. */
+/** Milliseconds per route and each route's ratio to the first, at p50, p90 and p99. */
 export function latencyTable(rows) {
   const ms = (value) => value.toFixed(2);
   return table(
-    ['route', 'p50 (ms)', 'p99 (ms)', 'p50 ÷ bare', 'p99 ÷ bare'],
+    ['route', 'p50 (ms)', 'p90 (ms)', 'p99 (ms)', 'p50 ÷ bare', 'p90 ÷ bare', 'p99 ÷ bare'],
     rows.map((r, i) => [
       r.name,
       ms(r.p50),
+      ms(r.p90),
       ms(r.p99),
       i === 0 ? '1.00×' : x(r.p50Ratio),
+      i === 0 ? '1.00×' : x(r.p90Ratio),
       i === 0 ? '1.00×' : x(r.p99Ratio),
     ]),
   );
 }
 
-/** PASS/FAIL per target; with `spread`, the p25–p75 range of the per-round ratios behind each. */
+/** One row per dedup store: handle() deliveries per second (median, slowest and fastest round) and its round trips or statements. */
+export function storesTable(rows) {
+  return table(
+    ['store', 'deliveries/s (median)', 'rounds min–max', 'µs per delivery', 'per delivery'],
+    rows.map((r) => [
+      r.name,
+      rate(r.perSecond),
+      `${rate(r.min)}–${rate(r.max)}`,
+      (1e6 / r.perSecond).toFixed(0),
+      r.perDelivery === undefined ? '— (in memory)' : `${r.perDelivery} ${r.unit}`,
+    ]),
+  );
+}
+
+/**
+ * PASS/FAIL per target; with `spread`, the p25–p75 range of the per-round ratios behind each,
+ * and with `range` their min–max.
+ */
 export function verdictTable(verdicts) {
   const spread = verdicts.some((v) => v.spread);
+  const range = verdicts.some((v) => v.range);
   return table(
-    ['target', 'measured', ...(spread ? ['rounds p25–p75'] : []), 'result'],
-    verdicts.map((v) => [v.target, v.measured, ...(spread ? [v.spread ?? '—'] : []), v.pass ? 'PASS' : 'FAIL']),
+    ['target', 'measured', ...(spread ? ['rounds p25–p75'] : []), ...(range ? ['rounds min–max'] : []), 'result'],
+    verdicts.map((v) => [
+      v.target,
+      v.measured,
+      ...(spread ? [v.spread ?? '—'] : []),
+      ...(range ? [v.range ?? '—'] : []),
+      v.pass ? 'PASS' : 'FAIL',
+    ]),
   );
 }
 

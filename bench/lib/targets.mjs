@@ -1,17 +1,29 @@
-// Issue 15's targets, judged on one run's results. Each verdict keeps the p25–p75 range of
+// Issue 23's targets (issue 15's, raised), judged on one run's results. Each verdict keeps the p25–p75 range of
 // its per-round ratios, so the report can say how much the rounds disagreed.
 
 import { formatRatio } from './report.mjs';
 import { median, quartiles } from './measure.mjs';
 
-const PEERS = ['stripe', 'octokit', 'standardwebhooks'];
+/** How far ahead of each peer verify() must be, at every size. */
+const PEERS = [
+  ['stripe', 1.5],
+  ['octokit', 1.1],
+  ['standardwebhooks', 1.0],
+];
 const resultOf = (row, name) => row.results.find((r) => r.name === name);
 const spreadOf = (ratios) => quartiles(ratios).map(formatRatio).join('–');
+const rangeOf = (ratios) => `${formatRatio(Math.min(...ratios))}–${formatRatio(Math.max(...ratios))}`;
 
 /** A ratio of ours to a baseline that must be at least `floor`. */
 function atLeast(target, ratios, floor, suffix = '') {
   const ratio = median(ratios);
-  return { target, measured: `${formatRatio(ratio)}${suffix}`, spread: spreadOf(ratios), pass: ratio >= floor };
+  return {
+    target,
+    measured: `${formatRatio(ratio)}${suffix}`,
+    spread: spreadOf(ratios),
+    range: rangeOf(ratios),
+    pass: ratio >= floor,
+  };
 }
 
 /**
@@ -23,12 +35,18 @@ export function judge({ verify, handle, web, http, latency, memory }) {
   for (const row of verify) {
     verdicts.push(atLeast(`verify() ≥ 0.95× the limit at ${row.label}`, resultOf(row, 'verify()').ratios, 0.95));
   }
-  for (const peer of PEERS) {
+  for (const row of verify.filter((r) => r.size === 1024)) {
+    const ours = resultOf(row, 'verify()').ratios;
+    const reference = resultOf(row, 'limit, fastest HMAC').ratios;
+    const ratios = ours.map((r, i) => r / reference[i]);
+    verdicts.push(atLeast(`verify() ≥ 0.90× the limit with the fastest HMAC at ${row.label}`, ratios, 0.9));
+  }
+  for (const [peer, floor] of PEERS) {
     for (const row of verify) {
       const ours = resultOf(row, 'verify()').ratios;
       const theirs = resultOf(row, peer).ratios;
       const ratios = ours.map((r, i) => r / theirs[i]);
-      verdicts.push(atLeast(`verify() ≥ 1.0× ${peer} at ${row.label}`, ratios, 1, ` ${peer}`));
+      verdicts.push(atLeast(`verify() ≥ ${floor.toFixed(2)}× ${peer} at ${row.label}`, ratios, floor, ` ${peer}`));
     }
   }
   for (const row of handle) {
@@ -41,15 +59,20 @@ export function judge({ verify, handle, web, http, latency, memory }) {
   for (const row of http) {
     verdicts.push(atLeast(`${row.framework} adapter ≥ 0.95× its bare route at ${row.label}`, row.ratios, 0.95));
   }
+  // p99 is not judged: over a few hundred requests on a shared machine it measures the neighbours.
   for (const row of latency.rows.filter((r) => r.target)) {
-    for (const p of ['p50', 'p99']) {
+    for (const [p, ceiling] of [
+      ['p50', 0.9],
+      ['p90', 0.95],
+    ]) {
       const ratios = row[`${p}Ratios`];
       const ratio = median(ratios);
       verdicts.push({
-        target: `${row.name}: 1 MiB latency ≤ 0.90× the bare route at ${p}`,
+        target: `${row.name}: 1 MiB latency ≤ ${ceiling.toFixed(2)}× the bare route at ${p}`,
         measured: formatRatio(ratio),
         spread: spreadOf(ratios),
-        pass: ratio <= 0.9,
+        range: rangeOf(ratios),
+        pass: ratio <= ceiling,
       });
     }
   }

@@ -61,9 +61,9 @@ function percentile(values, p) {
 
 /**
  * Interleaved rounds: each round sends `requests` deliveries to every route in turn (the order
- * rotates) and compares each route's p50 and p99 with the bare route's in that round. With
+ * rotates) and compares each route's p50, p90 and p99 with the bare route's in that round. With
  * `mbps`, the client paces the body like a link of that speed instead of writing it at once.
- * @returns per route: medians over rounds of its p50/p99 (ms) and of its ratios to the bare route
+ * @returns per route: medians over rounds of its p50/p90/p99 (ms) and of its ratios to the bare route
  */
 export async function latencySuite({ rounds, requests, mbps = 0, size = 1024 * 1024 }) {
   const { child, pinned, release } = forkPinned(new URL('./latency-server.mjs', import.meta.url), 0);
@@ -82,7 +82,7 @@ export async function latencySuite({ rounds, requests, mbps = 0, size = 1024 * 1
         const index = (k + round) % LATENCY_ROUTES.length;
         const times = [];
         for (let i = 0; i < requests; i++) times.push(await timeOne(client, fresh(), LATENCY_ROUTES[index].path));
-        stats[index].push({ p50: percentile(times, 50), p99: percentile(times, 99) });
+        stats[index].push({ p50: percentile(times, 50), p90: percentile(times, 90), p99: percentile(times, 99) });
       }
     }
     const rows = LATENCY_ROUTES.map((route, index) => {
@@ -90,10 +90,13 @@ export async function latencySuite({ rounds, requests, mbps = 0, size = 1024 * 1
       return {
         ...route,
         p50: median(stats[index].map((s) => s.p50)),
+        p90: median(stats[index].map((s) => s.p90)),
         p99: median(stats[index].map((s) => s.p99)),
         p50Ratio: median(ratios('p50')),
+        p90Ratio: median(ratios('p90')),
         p99Ratio: median(ratios('p99')),
         p50Ratios: ratios('p50'),
+        p90Ratios: ratios('p90'),
         p99Ratios: ratios('p99'),
       };
     });

@@ -6,6 +6,7 @@ import { articleBody, freshDeliveries, signedDelivery, SIZES, TOKEN } from '../l
 import {
   dedupLimit,
   limit,
+  limitFastestHmac,
   octokit,
   rawSubtle,
   standardWebhooks,
@@ -35,6 +36,7 @@ export async function verifySuite({ rounds, batchMs }) {
     const delivery = withPeerHeaders(signedDelivery(articleBody(size)));
     const contenders = [
       { name: 'limit', fn: limit },
+      { name: 'limit, fastest HMAC', fn: limitFastestHmac },
       { name: 'verify()', fn: (d) => ours.verify(d), async: true },
       { name: 'stripe', fn: stripeConstructEvent },
       { name: 'octokit', fn: octokit, async: true },

@@ -1,3 +1,4 @@
+import { utf16Sha256Hex } from '../internal/utf16-sha256.js';
 import type { DedupClaim } from './store.js';
 
 /**
@@ -47,16 +48,7 @@ export function storedId(id: string, options: StoredIdOptions = {}): string | Pr
 }
 
 async function hashedId(id: string): Promise<string> {
-  // Every code unit as two bytes, low byte first: one byte string per JS string, lone
-  // surrogates included, which UTF-8 could not give.
-  const units = new Uint8Array(id.length * 2);
-  for (let i = 0; i < id.length; i++) {
-    const unit = id.charCodeAt(i);
-    units[2 * i] = unit & 0xff;
-    units[2 * i + 1] = unit >> 8;
-  }
-  const digest = new Uint8Array(await globalThis.crypto.subtle.digest('SHA-256', units));
-  return `${MARK}sha256:${Array.from(digest, (byte) => byte.toString(16).padStart(2, '0')).join('')}`;
+  return `${MARK}sha256:${await utf16Sha256Hex(id)}`;
 }
 
 /** The claim with its ids as the store holds them (the same claim when nothing changes). */

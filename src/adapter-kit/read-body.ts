@@ -1,3 +1,5 @@
+import { ASCII_DIGITS } from '../input/headers.js';
+
 /**
  * A body the adapter has not read yet: a Node request (async iterable) or a Fetch stream.
  * @group Adapter kit
@@ -24,7 +26,7 @@ export interface FetchBody {
  */
 export async function readFetchBody(request: FetchBody, limit: number): Promise<Uint8Array | undefined> {
   const contentLength = request.headers?.get('content-length') ?? undefined;
-  if (contentLength !== undefined && DIGITS.test(contentLength) && Number(contentLength) <= limit)
+  if (contentLength !== undefined && ASCII_DIGITS.test(contentLength) && Number(contentLength) <= limit)
     return new Uint8Array(await request.arrayBuffer());
   return request.body ? readLimited(request.body, limit) : new Uint8Array(0);
 }
@@ -41,8 +43,6 @@ export async function readFetchBody(request: FetchBody, limit: number): Promise<
 export function isFetchBody(body: unknown): body is FetchBody {
   return typeof (body as Partial<FetchBody> | null)?.arrayBuffer === 'function';
 }
-
-const DIGITS = /^[0-9]+$/;
 
 /** The event side of a Node `Readable` such as `IncomingMessage`, described without Node types. */
 interface EventStream {

@@ -1,6 +1,6 @@
 import { WebhookError } from '../errors/webhook-error.js';
 import type { WebhookEvent } from '../events/types.js';
-import { headerLookup, type HeadersInput } from '../input/headers.js';
+import { ASCII_DIGITS, headerLookup, type HeadersInput } from '../input/headers.js';
 import { describeThrown } from '../internal/describe.js';
 import type { AdmittedRequest, RefusedRequest } from '../receiver/admission.js';
 import type { Receiver } from '../receiver/create-receiver.js';
@@ -164,11 +164,9 @@ async function readRequest(receiver: Receiver, admission: AdmittedRequest, reque
  */
 function changedByDecoding(text: string, headers: AdapterRequest['headers']): boolean {
   const declared = headerLookup(headers)('content-length');
-  if (declared === undefined || !DIGITS.test(declared)) return false;
+  if (declared === undefined || !ASCII_DIGITS.test(declared)) return false;
   return utf8Length(text) !== Number(declared);
 }
-
-const DIGITS = /^[0-9]+$/;
 
 /** The UTF-8 length of a string, without encoding it. Lone surrogates count as U+FFFD would. */
 function utf8Length(text: string): number {

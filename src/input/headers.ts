@@ -11,6 +11,9 @@ export type HeaderLookup = (lowerName: string) => string | undefined;
 
 const NONE: HeaderLookup = () => undefined;
 
+/** A header value that must be all ASCII digits: `X-Service-Timestamp`, `Content-Length`. */
+export const ASCII_DIGITS = /^[0-9]+$/;
+
 /**
  * Builds a lookup over any header shape, in one pass. Repeated values are joined with `, `
  * the way Fetch's `Headers` joins them, so a duplicated security header fails its check the
@@ -78,4 +81,23 @@ function join(value: unknown): string | undefined {
   if (!Array.isArray(value)) return undefined;
   const strings = value.filter((item): item is string => typeof item === 'string');
   return strings.length > 0 ? strings.join(', ') : undefined;
+}
+
+/**
+ * Like {@link headerLookup}, for headers read again after they failed verification (for a hook
+ * or the inspector): headers whose getters throw yield undefined, never a second failure.
+ */
+export function safeHeaderLookup(headers: unknown): HeaderLookup {
+  try {
+    const lookup = headerLookup(headers);
+    return (name) => {
+      try {
+        return lookup(name);
+      } catch {
+        return undefined;
+      }
+    };
+  } catch {
+    return NONE;
+  }
 }

@@ -1,7 +1,7 @@
 import { WebhookError } from '../errors/webhook-error.js';
 import type { WebhookEvent } from '../events/types.js';
 import type { BodyInput } from '../input/body.js';
-import { headerLookup } from '../input/headers.js';
+import { ASCII_DIGITS, headerLookup } from '../input/headers.js';
 import { StreamedUtf8 } from '../input/utf8-stream.js';
 import { andThen, attempt } from '../internal/maybe.js';
 import type { HmacStream } from '../crypto/provider.js';
@@ -14,8 +14,6 @@ import { inspectDelivery } from './inspection.js';
 import { type GuardedTrace, startTrace } from './guarded-trace.js';
 import { matchToken } from './token.js';
 import { type Admitted, type StreamedDigest, verifyDelivery } from './verify-delivery.js';
-
-const DIGITS = /^[0-9]+$/;
 
 /** Checks a request's head before its body is read: method, declared size, token (see `Receiver.admit`). */
 export function admit(core: Core, head: RequestHead): Admission {
@@ -90,7 +88,7 @@ class Admittance implements AdmittedRequest {
   bodyHasher(): BodyHasher | undefined {
     const timestamp = this.checked.headers('x-service-timestamp');
     // A timestamp that check 3 refuses gets no hasher: hashing a body bound for a 403 is waste.
-    if (timestamp === undefined || !DIGITS.test(timestamp)) return undefined;
+    if (timestamp === undefined || !ASCII_DIGITS.test(timestamp)) return undefined;
     const stream = this.core.config.tokens[this.checked.tokenIndex]!.hmac.stream?.(`${timestamp}.`);
     this.streamed = stream ? new StreamedHmac(stream, timestamp) : undefined;
     return this.streamed;

@@ -1,6 +1,6 @@
 import { isWebhookError, WebhookError } from '../errors/webhook-error.js';
 import type { WebhookEvent } from '../events/types.js';
-import { headerLookup } from '../input/headers.js';
+import { safeHeaderLookup } from '../input/headers.js';
 import { describeThrown } from '../internal/describe.js';
 import { type LogFields, type ReceiverLog, receiverLog } from './logger.js';
 import type { ReceiverOptions } from './options.js';
@@ -79,12 +79,13 @@ export function reportRejection(options: ReceiverOptions, thrown: unknown, heade
         cause: thrown,
       });
   const hostFault = error.status >= 500;
+  const lookup = safeHeaderLookup(headers);
+  const deliveryId = lookup('x-service-delivery-id') ?? null;
   if (options.onRejected) {
-    const lookup = lookupSafely(headers);
     callHook(options, 'onRejected', options.onRejected, error, {
       reason: error.reason,
-      deliveryId: lookup('x-service-delivery-id'),
-      eventHeader: lookup('x-service-event'),
+      deliveryId,
+      eventHeader: lookup('x-service-event') ?? null,
     });
     if (!hostFault) return error;
   }
@@ -92,7 +93,6 @@ export function reportRejection(options: ReceiverOptions, thrown: unknown, heade
   const omitted = admitLine(reporting, error.code, Date.now());
   if (omitted === undefined) return error;
   const fields: LogFields = { status: error.status, code: error.code, reason: error.reason };
-  const deliveryId = lookupSafely(headers)('x-service-delivery-id');
   if (deliveryId !== null) fields.deliveryId = deliveryId;
   if (omitted > 0) fields.omitted = omitted;
   const message = `refused a delivery: ${error.status} ${error.code}: ${error.reason}${deliveryId ? ` (delivery ${deliveryId})` : ''}`;
@@ -110,20 +110,4 @@ function admitLine(reporting: Reporting, code: string, now: number): number | un
   }
   reporting.windows.set(code, { startedAt: now, omitted: 0 });
   return window?.omitted ?? 0;
-}
-
-/** Headers whose getters throw already failed verification; reading them again for the hook must not throw too. */
-function lookupSafely(headers: unknown): (name: string) => string | null {
-  try {
-    const lookup = headerLookup(headers);
-    return (name) => {
-      try {
-        return lookup(name) ?? null;
-      } catch {
-        return null;
-      }
-    };
-  } catch {
-    return () => null;
-  }
 }

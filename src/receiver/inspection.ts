@@ -1,6 +1,6 @@
 import { isWebhookError } from '../errors/webhook-error.js';
 import type { WebhookEvent } from '../events/types.js';
-import { headerLookup } from '../input/headers.js';
+import { safeHeaderLookup } from '../input/headers.js';
 import type { Answer } from './answers.js';
 import { callHook } from './hooks.js';
 import type { ReceiverOptions } from './options.js';
@@ -43,7 +43,7 @@ const ALSO = ['x-service-event', 'x-service-delivery-id', 'user-agent', 'x-signa
 /** Hands one delivery to the `inspect` option, if set. Never throws, never changes the answer. */
 export function inspectDelivery(options: ReceiverOptions, now: () => number, seen: Inspection): void {
   if (!options.inspect) return;
-  const lookup = safeLookup(seen.headers);
+  const lookup = safeHeaderLookup(seen.headers);
   const headers: Record<string, string> = {};
   for (const name of [...READ, ...ALSO]) {
     const value = lookup(name);
@@ -68,19 +68,4 @@ export function inspectDelivery(options: ReceiverOptions, now: () => number, see
 function redact(authorization: string): string {
   const space = authorization.indexOf(' ');
   return space > 0 ? `${authorization.slice(0, space)} [redacted]` : '[redacted]';
-}
-
-function safeLookup(headers: unknown): (name: string) => string | undefined {
-  try {
-    const lookup = headerLookup(headers);
-    return (name) => {
-      try {
-        return lookup(name);
-      } catch {
-        return undefined;
-      }
-    };
-  } catch {
-    return () => undefined;
-  }
 }

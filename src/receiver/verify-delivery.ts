@@ -3,7 +3,14 @@ import { WebhookError } from '../errors/webhook-error.js';
 import { parseEvent } from '../events/parse-event.js';
 import type { WebhookEvent } from '../events/types.js';
 import { type BodyInput, bodyBytes, notRawBody } from '../input/body.js';
-import { type HeaderLookup, type HeadersInput, headerLookup, lowerCaseRecord, recordHeader } from '../input/headers.js';
+import {
+  ASCII_DIGITS,
+  type HeaderLookup,
+  type HeadersInput,
+  headerLookup,
+  lowerCaseRecord,
+  recordHeader,
+} from '../input/headers.js';
 import { decodeUtf8 } from '../input/utf8.js';
 import type { MaybePromise } from '../internal/maybe.js';
 import type { VerifyConfig } from './config.js';
@@ -39,7 +46,6 @@ export interface StreamedDigest {
   text?(): string | null | undefined;
 }
 
-const DIGITS = /^[0-9]+$/;
 const SIGNATURE_PREFIX = 'sha256=';
 
 /**
@@ -105,7 +111,7 @@ function finish(
 
 /** Checks 3 and 4. */
 function checkTimestamp(text: string | undefined, config: VerifyConfig): void {
-  if (text === undefined || !DIGITS.test(text)) {
+  if (text === undefined || !ASCII_DIGITS.test(text)) {
     throw new WebhookError(
       'invalid_timestamp',
       text === undefined ? 'X-Service-Timestamp is missing' : 'X-Service-Timestamp is not Unix seconds in ASCII digits',

@@ -1,17 +1,18 @@
 import {
-  type AdapterRequest,
+  type AdapterExchange,
   type AlreadyParsed,
-  type FetchBody,
+  type ExchangeBinding,
+  type FetchRequest,
   forwardedHeaders,
+  handedBody,
   type HttpAnswer,
-  isFetchBody,
+  isFetchRequest,
   type RequestBody,
   toFetchResponse,
 } from 'webhook-cms-receiver';
 import {
   answerThrough,
   closeAfterAnswer,
-  keptRaw,
   fetchResponseOnNode,
   type NodeRequest,
   type NodeResponse,
@@ -39,14 +40,10 @@ interface H3NodeResponse extends NodeResponse {
   setHeader(name: string, value: string): unknown;
 }
 
-/** A request translated for the adapter kit, and how to give h3 the answer. */
-export interface H3Exchange {
-  request: AdapterRequest;
-  /** What the handler returns to h3 after answering (h3 1 may have written it already). */
-  answer(http: HttpAnswer): Response | string | undefined;
-  /** A refusal as a `Response` for the route to return (`verifyWebhook`). */
-  refusal(http: HttpAnswer): Response;
-}
+/** What the handler returns to h3: h3 1 may have written the answer already. */
+type H3Answer = Response | string | undefined;
+type H3Exchange = AdapterExchange<H3Answer, Response>;
+type H3Binding = ExchangeBinding<H3EventLike, H3Answer, Response>;
 
 /** readBody and friends ran first: the same refusal on h3 1 and 2, so a route moves between them unchanged. */
 const READ_FIRST: AlreadyParsed = {
@@ -54,50 +51,37 @@ const READ_FIRST: AlreadyParsed = {
   fix: 'Read nothing from the event before the webhook handler: keep readBody out of server middleware that runs for the webhook path, and do not call it in the webhook route (the handlers receive the verified, parsed event).',
 };
 
-const NODE_HINTS: ParserHints = {
-  parser: 'a body parser that ran before the webhook handler (a Node middleware mounted with fromNodeMiddleware?)',
+/** A parser in a Node middleware, or a body handed over beside the request that is neither bytes nor a stream. */
+const PARSED: AlreadyParsed = {
+  alreadyParsed:
+    'a body parser that ran before the webhook handler (a Node middleware mounted with fromNodeMiddleware?)',
   fix: READ_FIRST.fix,
 };
+const NODE_HINTS: ParserHints = { parser: PARSED.alreadyParsed, fix: PARSED.fix };
 
-// Where h3 1's readBody and readRawBody leave their marks on the Node request.
-const PARSED_BODY = Symbol.for('h3ParsedBody');
-const RAW_BODY = Symbol.for('h3RawBody');
+const NOT_AN_EVENT =
+  'webhook-cms-receiver/h3: the handler was not given an h3 event (no Request on event.req, no event.node). Mount it with app.use, a router or as a Nitro route.';
 
 /**
  * Tells h3 2 from h3 1 at run time, without importing either, and translates the event.
- * Throws a TypeError for anything that is not an h3 event.
+ * Throws a TypeError for anything that is not an h3 event (answered 500 by the kit).
  */
-export function h3Exchange(event: H3EventLike): H3Exchange {
+function h3Exchange(event: H3EventLike): H3Exchange {
   if (isFetchRequest(event.req)) return fetchExchange(event, event.req);
   const node = event.node as { req?: NodeRequest; res?: H3NodeResponse } | undefined;
   if (node?.req && node.res) return nodeExchange(event, node.req, node.res);
-  throw new TypeError(
-    'webhook-cms-receiver/h3: the handler was not given an h3 event (no Request on event.req, no event.node). Mount it with app.use, a router or as a Nitro route.',
-  );
+  throw new TypeError(NOT_AN_EVENT);
 }
 
-interface FetchRequest extends FetchBody {
-  readonly method: string;
-  readonly headers: FetchBody['headers'] & object;
-}
-
-function isFetchRequest(value: unknown): value is FetchRequest {
-  return isFetchBody(value) && typeof value.headers?.get === 'function';
-}
+/** The h3 adapter for the kit: an unexpected failure is answered as a `Response` on h3 1 and 2. */
+export const H3: H3Binding = { name: 'h3', exchange: h3Exchange, fallback: toFetchResponse };
 
 /** h3 2: a Fetch `Request` everywhere; on Node, a refusal before the body also closes the socket. */
 function fetchExchange(event: H3EventLike, request: FetchRequest): H3Exchange {
   const node = (event.runtime as { node?: { req?: NodeRequest; res?: NodeResponse } } | undefined)?.node;
-  const refusal = (http: HttpAnswer): Response => fetchResponseOnNode(http, node);
-  return {
-    request: {
-      method: request.method,
-      headers: request.headers,
-      body: () => (request.bodyUsed ? READ_FIRST : request),
-    },
-    answer: refusal,
-    refusal,
-  };
+  const answer = (http: HttpAnswer): Response => fetchResponseOnNode(http, node);
+  const body = () => (request.bodyUsed ? READ_FIRST : request);
+  return { request: { method: request.method, headers: request.headers, body }, answer, refusal: answer };
 }
 
 /**
@@ -106,9 +90,8 @@ function fetchExchange(event: H3EventLike, request: FetchRequest): H3Exchange {
  */
 function nodeExchange(event: H3EventLike, req: NodeRequest, res: H3NodeResponse): H3Exchange {
   const mock = '__unenv__' in req;
-  const node = nodeAdapterRequest(req, NODE_HINTS);
   return {
-    request: { method: req.method, headers: node.headers, body: () => keptBody(event, req) ?? node.body() },
+    request: nodeAdapterRequest(req, { ...NODE_HINTS, keptBody: () => keptBody(event, req) }),
     answer(http) {
       if (event.handled) return undefined;
       // A refusal before the body goes out on the socket at once (not on a mock request);
@@ -130,20 +113,11 @@ function nodeExchange(event: H3EventLike, req: NodeRequest, res: H3NodeResponse)
 
 /** A body h3 1 holds beside the Node request, or undefined to read the Node request itself. */
 function keptBody(event: H3EventLike, req: NodeRequest): RequestBody | undefined {
-  if (PARSED_BODY in req || RAW_BODY in req) return READ_FIRST;
+  // Where h3 1's readBody and readRawBody leave their marks on the Node request.
+  if (Symbol.for('h3ParsedBody') in req || Symbol.for('h3RawBody') in req) return READ_FIRST;
   const web = (event.web as { request?: unknown } | undefined)?.request;
   if (isFetchRequest(web)) return web.bodyUsed ? READ_FIRST : web;
-  const handed = (event as { _requestBody?: unknown })._requestBody;
-  if (handed !== undefined && handed !== null) return rawOrRefused(handed);
+  const handed = handedBody((event as { _requestBody?: unknown })._requestBody, PARSED, READ_FIRST);
   // Nitro's presets off Node call the app with a mock request whose `body` is the raw body.
-  if ('__unenv__' in req) return rawOrRefused(req.body ?? new Uint8Array(0));
-  return undefined;
-}
-
-function rawOrRefused(body: unknown): RequestBody {
-  const raw = keptRaw(body, body instanceof ArrayBuffer ? new Uint8Array(body) : undefined);
-  if (raw !== undefined) return raw;
-  const stream = body as Partial<ReadableStream<Uint8Array>>;
-  if (typeof stream.getReader === 'function') return stream.locked ? READ_FIRST : (body as ReadableStream<Uint8Array>);
-  return { alreadyParsed: NODE_HINTS.parser, fix: NODE_HINTS.fix };
+  return handed ?? ('__unenv__' in req ? handedBody(req.body ?? new Uint8Array(0), PARSED, READ_FIRST) : undefined);
 }

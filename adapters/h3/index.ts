@@ -12,17 +12,13 @@
  * @module webhook-cms-receiver/h3
  */
 import {
-  errorHttpAnswer,
-  logUnexpected,
+  exchangeHandler,
+  exchangeVerifier,
   type Receiver,
-  serveRequest,
-  toFetchResponse,
-  verifyRequest,
   type WebhookEvent,
-  WebhookError,
   type WebhookHandlers,
 } from 'webhook-cms-receiver';
-import { type H3EventLike, type H3Exchange, h3Exchange } from './h3-io.js';
+import { H3, type H3EventLike } from './h3-io.js';
 
 export type { H3EventLike } from './h3-io.js';
 
@@ -50,9 +46,7 @@ export interface H3WebhookHandler {
  * ```
  */
 export function webhookHandler(receiver: Receiver, handlers?: WebhookHandlers): H3WebhookHandler {
-  const handler = (event: H3EventLike): Promise<Response | string | undefined> =>
-    withExchange(event, async (exchange) => exchange.answer(await serveRequest(receiver, exchange.request, handlers)));
-  return Object.assign(handler, { __is_handler__: true as const });
+  return Object.assign(exchangeHandler(H3, receiver, handlers), { __is_handler__: true as const });
 }
 
 /**
@@ -73,29 +67,5 @@ export function webhookHandler(receiver: Receiver, handlers?: WebhookHandlers): 
 export function verifyWebhook(
   receiver: Receiver,
 ): (event: H3EventLike) => Promise<{ event: WebhookEvent } | { response: Response }> {
-  return (event) =>
-    withExchange(
-      event,
-      async (exchange) => {
-        const verified = await verifyRequest(receiver, exchange.request);
-        return 'event' in verified ? verified : { response: exchange.refusal(verified.answer) };
-      },
-      (response) => ({ response }),
-    );
-}
-
-/** Translates the event and runs `use` on it; anything unexpected is logged and answered 500. */
-async function withExchange<R>(
-  event: H3EventLike,
-  use: (exchange: H3Exchange) => Promise<R>,
-  wrap: (response: Response) => R = (response) => response as R,
-): Promise<R> {
-  try {
-    return await use(h3Exchange(event));
-  } catch (error) {
-    logUnexpected(error);
-    return wrap(
-      toFetchResponse(errorHttpAnswer(new WebhookError('internal_error', 'unexpected failure in the h3 adapter'))),
-    );
-  }
+  return exchangeVerifier(H3, receiver, 'response');
 }

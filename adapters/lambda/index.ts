@@ -18,16 +18,14 @@
  * @module webhook-cms-receiver/lambda
  */
 import {
-  errorHttpAnswer,
-  logUnexpected,
+  type ExchangeBinding,
+  exchangeHandler,
+  exchangeVerifier,
   type Receiver,
-  serveRequest,
-  verifyRequest,
   type WebhookEvent,
-  WebhookError,
   type WebhookHandlers,
 } from 'webhook-cms-receiver';
-import { type LambdaHttpEvent, MAPPING_TEMPLATE_FIX, type ReadEvent, readEvent } from './lambda-event.js';
+import { type LambdaHttpEvent, readEvent } from './lambda-event.js';
 import { type LambdaResult, toLambdaResult } from './lambda-result.js';
 
 export type {
@@ -38,6 +36,8 @@ export type {
   LambdaMultiValueHeaders,
 } from './lambda-event.js';
 export type { LambdaResult } from './lambda-result.js';
+
+type LambdaBinding = ExchangeBinding<unknown, LambdaResult>;
 
 /**
  * A Lambda handler `(event, context?) => Promise<result>` that verifies, deduplicates and
@@ -58,10 +58,7 @@ export function webhookHandler(
   receiver: Receiver,
   handlers?: WebhookHandlers,
 ): (event: LambdaHttpEvent, context?: unknown) => Promise<LambdaResult> {
-  return (event) =>
-    withEvent(event, async (read) =>
-      toLambdaResult(await serveRequest(receiver, read.request, handlers), read.source, read.multiValue),
-    );
+  return exchangeHandler(LAMBDA, receiver, handlers);
 }
 
 /**
@@ -79,39 +76,8 @@ export function webhookHandler(
 export function verifyWebhook(
   receiver: Receiver,
 ): (event: LambdaHttpEvent, context?: unknown) => Promise<{ event: WebhookEvent } | { result: LambdaResult }> {
-  return (event) =>
-    withEvent(
-      event,
-      async (read) => {
-        const verified = await verifyRequest(receiver, read.request);
-        return 'event' in verified
-          ? verified
-          : { result: toLambdaResult(verified.answer, read.source, read.multiValue) };
-      },
-      (result) => ({ result }),
-    );
+  return exchangeVerifier(LAMBDA, receiver, 'result');
 }
 
-/**
- * Reads the event and runs `use` on it; an event that is no proxy event (a REST API non-proxy
- * integration, whose mapping template rebuilt the request, so the signed bytes are gone) is
- * answered 500, not a 401 the service would never retry, and an unexpected throw 500 too.
- */
-async function withEvent<R>(
-  event: unknown,
-  use: (read: ReadEvent) => Promise<R>,
-  wrap: (result: LambdaResult) => R = (result) => result as R,
-): Promise<R> {
-  const fail = (error: WebhookError, cause?: unknown): R => {
-    logUnexpected(cause ?? new Error(error.reason));
-    return wrap(toLambdaResult(errorHttpAnswer(error), 'api-gateway-v2', false));
-  };
-  try {
-    const read = readEvent(event);
-    return read ? await use(read) : fail(new WebhookError('body_already_parsed', NOT_A_PROXY_EVENT));
-  } catch (error) {
-    return fail(new WebhookError('internal_error', 'unexpected failure in the Lambda adapter'), error);
-  }
-}
-
-const NOT_A_PROXY_EVENT = `the Lambda event is not an API Gateway proxy, HTTP API, Function URL or ALB event: a REST API mapping template (non-proxy integration) rebuilt the request, so the raw bytes the signature covers are gone. ${MAPPING_TEMPLATE_FIX}`;
+// An event that is no proxy event, or a throw, is answered in API Gateway's shape.
+const LAMBDA: LambdaBinding = { name: 'Lambda', exchange: readEvent, fallback: toLambdaResult };

@@ -1,4 +1,11 @@
-import type { AdapterRequest, AlreadyParsed, HeadersInput, RequestBody } from 'webhook-cms-receiver';
+import {
+  type AdapterExchange,
+  type AlreadyParsed,
+  type HeadersInput,
+  type RequestBody,
+  WebhookError,
+} from 'webhook-cms-receiver';
+import { type LambdaResult, lambdaExchange } from './lambda-result.js';
 
 /**
  * Headers with one value each: API Gateway REST APIs and HTTP API payload 1.0 (the last copy
@@ -49,19 +56,8 @@ export interface LambdaEventV2 {
  */
 export type LambdaHttpEvent = LambdaEventV1 | LambdaEventV2;
 
-/** Which answer shape the event's source expects. */
-export type EventSource = 'api-gateway-v1' | 'api-gateway-v2' | 'alb';
-
-/** An event read for the adapter kit, and how to shape its answer. */
-export interface ReadEvent {
-  source: EventSource;
-  request: AdapterRequest;
-  /** ALB with multi-value headers on: the answer must use `multiValueHeaders` too. */
-  multiValue: boolean;
-}
-
-/** What to do about it, in API Gateway's own words. */
-export const MAPPING_TEMPLATE_FIX =
+/** What to do about a body the REST API rebuilt, in API Gateway's own words. */
+const MAPPING_TEMPLATE_FIX =
   'Use the Lambda proxy integration for the webhook method (the event then carries the body as received), ' +
   'or a mapping template that passes the raw bytes: "body": "$util.base64Encode($input.body)", ' +
   '"isBase64Encoded": true, "httpMethod": "$context.httpMethod" and every request header under "headers".';
@@ -72,31 +68,31 @@ const PARSED_BODY: AlreadyParsed = {
   fix: MAPPING_TEMPLATE_FIX,
 };
 
+// No proxy event at all: answered 500, not a 401 the service would never retry.
+const NOT_A_PROXY_EVENT = `the Lambda event is not an API Gateway proxy, HTTP API, Function URL or ALB event: a REST API mapping template (non-proxy integration) rebuilt the request, so the raw bytes the signature covers are gone. ${MAPPING_TEMPLATE_FIX}`;
+
 type Untrusted = Record<string, unknown>;
 
 const isRecord = (value: unknown): value is Untrusted => typeof value === 'object' && value !== null;
 
 /**
- * Reads a Lambda event as the adapter kit wants it, or undefined when it is no proxy event at
- * all. The event comes from the platform, but is checked field by field: a hand-written
+ * Reads a Lambda event for the adapter kit, or the error to answer when it is no proxy event
+ * at all. The event comes from the platform, but is checked field by field: a hand-written
  * mapping template or a test invocation can put anything anywhere.
  */
-export function readEvent(event: unknown): ReadEvent | undefined {
-  if (!isRecord(event)) return undefined;
-  const context = isRecord(event.requestContext) ? event.requestContext : undefined;
-  const http = isRecord(context?.http) ? context.http : undefined;
-  if (http && typeof http.method === 'string') {
-    const request = { method: http.method, headers: headersV2(event), body: () => bodyOf(event) };
-    return { source: 'api-gateway-v2', request, multiValue: false };
-  }
-  if (typeof event.httpMethod !== 'string') return undefined;
+export function readEvent(input: unknown): AdapterExchange<LambdaResult> | WebhookError {
+  const event: Untrusted = isRecord(input) ? input : {};
+  const context = isRecord(event.requestContext) ? event.requestContext : {};
+  const body = () => bodyOf(event);
+  if (isRecord(context.http) && typeof context.http.method === 'string')
+    return lambdaExchange({ method: context.http.method, headers: headersV2(event), body }, 'headers');
+  if (typeof event.httpMethod !== 'string') return new WebhookError('body_already_parsed', NOT_A_PROXY_EVENT);
   // Every copy where the source kept them, so a repeated Authorization is refused as on every adapter.
   // An empty multiValueHeaders beside filled headers (test invokers, some proxies) holds nothing.
   const multiValue = isRecord(event.multiValueHeaders) && Object.keys(event.multiValueHeaders).length > 0;
   const headers = (multiValue ? event.multiValueHeaders : isRecord(event.headers) ? event.headers : {}) as HeadersInput;
-  const request = { method: event.httpMethod, headers, body: () => bodyOf(event) };
-  if (isRecord(context?.elb)) return { source: 'alb', request, multiValue };
-  return { source: 'api-gateway-v1', request, multiValue: false };
+  const shape = isRecord(context.elb) ? (multiValue ? 'alb-multi-value' : 'alb') : 'headers';
+  return lambdaExchange({ method: event.httpMethod, headers, body }, shape);
 }
 
 /** Payload 2.0 headers, with the cookies it moved out put back where hooks and the inspector look. */
@@ -107,8 +103,7 @@ function headersV2(event: Untrusted): HeadersInput {
 }
 
 function bodyOf(event: Untrusted): RequestBody {
-  const { body } = event;
-  if (body === null || body === undefined) return new Uint8Array(0);
-  if (typeof body !== 'string') return PARSED_BODY;
-  return event.isBase64Encoded === true ? { base64: body } : body;
+  if (event.body === null || event.body === undefined) return new Uint8Array(0);
+  if (typeof event.body !== 'string') return PARSED_BODY;
+  return event.isBase64Encoded === true ? { base64: event.body } : event.body;
 }

@@ -1,5 +1,10 @@
-import { forwardedHeaders, type HttpAnswer, statusLine } from 'webhook-cms-receiver';
-import type { EventSource } from './lambda-event.js';
+import {
+  type AdapterExchange,
+  type AdapterRequest,
+  forwardedHeaders,
+  type HttpAnswer,
+  statusLine,
+} from 'webhook-cms-receiver';
 
 /**
  * What the handler resolves to: a proxy result every HTTP source of Lambda accepts.
@@ -17,15 +22,27 @@ export interface LambdaResult {
   isBase64Encoded: boolean;
 }
 
+/**
+ * The answer shape the event's source expects: `headers` for API Gateway and Function URLs
+ * (and for an event no source was read from), the ALB's own with or without multi-value headers.
+ */
+export type ResultShape = 'headers' | 'alb' | 'alb-multi-value';
+
 /** The answer in the shape the event's source expects. */
-export function toLambdaResult(answer: HttpAnswer, source: EventSource, multiValue: boolean): LambdaResult {
+export function toLambdaResult(answer: HttpAnswer, shape: ResultShape = 'headers'): LambdaResult {
   // The gateway or load balancer owns the client's connection; API Gateway would only
   // rename a `Connection` header (x-amzn-Remapped-connection).
   const headers = forwardedHeaders(answer);
   const result: LambdaResult = { statusCode: answer.status, body: answer.text, isBase64Encoded: false };
-  if (source !== 'alb') return { ...result, headers };
+  if (shape === 'headers') return { ...result, headers };
   const statusDescription = statusLine(answer.status);
-  if (!multiValue) return { ...result, statusDescription, headers };
+  if (shape === 'alb') return { ...result, statusDescription, headers };
   const multiValueHeaders = Object.fromEntries(Object.entries(headers).map(([name, value]) => [name, [value]]));
   return { ...result, statusDescription, multiValueHeaders };
+}
+
+/** A request read from an event, answered in its source's shape whether served or only verified. */
+export function lambdaExchange(request: AdapterRequest, shape: ResultShape): AdapterExchange<LambdaResult> {
+  const answer = (http: HttpAnswer): LambdaResult => toLambdaResult(http, shape);
+  return { request, answer, refusal: answer };
 }

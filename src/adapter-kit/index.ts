@@ -27,5 +27,12 @@ export {
   type Base64Body,
   type RequestBody,
 } from './serve-request.js';
-export { type BodyStream, type FetchBody, isFetchBody } from './read-body.js';
+export { type BodyStream, type FetchBody, type FetchRequest, isFetchBody, isFetchRequest } from './read-body.js';
+export { handedBody } from './handed-body.js';
 export { logUnexpected } from './log-unexpected.js';
+export {
+  type AdapterExchange,
+  type ExchangeBinding,
+  exchangeHandler,
+  exchangeVerifier,
+} from './exchange-handler.js';

@@ -44,6 +44,29 @@ export function isFetchBody(body: unknown): body is FetchBody {
   return typeof (body as Partial<FetchBody> | null)?.arrayBuffer === 'function';
 }
 
+/**
+ * A Fetch `Request` or look-alike with its method and readable headers, as a host hands it over.
+ * @group Adapter kit
+ */
+export interface FetchRequest extends FetchBody {
+  readonly method: string;
+  readonly headers: NonNullable<FetchBody['headers']>;
+}
+
+/**
+ * True for a Fetch `Request` or look-alike, for an adapter that must tell one from a host's
+ * other objects (h3 2's `event.req`, h3 1's `event.web.request`).
+ *
+ * @example
+ * ```ts
+ * if (isFetchRequest(event.req)) return { method: event.req.method, headers: event.req.headers, body: () => event.req };
+ * ```
+ * @group Adapter kit
+ */
+export function isFetchRequest(value: unknown): value is FetchRequest {
+  return isFetchBody(value) && typeof value.headers?.get === 'function';
+}
+
 /** The event side of a Node `Readable` such as `IncomingMessage`, described without Node types. */
 interface EventStream {
   on(event: string, listener: (value: never) => void): unknown;

@@ -141,10 +141,7 @@ for (const file of [...files, ...besideTests]) {
 }
 
 // Within a folder too, modules import one way: a circle (type imports included) means a shared
-// type or helper belongs in a module of its own below the others. Folders still being untangled
-// print their circles as warnings; take a folder off this list once its circles are gone.
-const CIRCLES_PENDING = ['src/receiver', 'src/postgres', 'adapters/node'];
-const pendingCircles = [];
+// type or helper belongs in a module of its own below the others.
 const graph = new Map(files.map((file) => [relPath(file), importsOf(file).map((spec) => targetFile(file, spec))]));
 const state = new Map();
 function visit(node, path) {
@@ -153,8 +150,7 @@ function visit(node, path) {
     if (!graph.has(next)) continue;
     if (state.get(next) === 'open') {
       const circle = [...path.slice(path.indexOf(next)), next];
-      const text = `${circle[0]}: import circle ${circle.join(' → ')}; move what they share into a module below them`;
-      (CIRCLES_PENDING.includes(folderOf(join(root, circle[0]))) ? pendingCircles : problems).push(text);
+      problems.push(`${circle[0]}: import circle ${circle.join(' → ')}; move what they share into a module below them`);
     } else if (!state.has(next)) visit(next, [...path, next]);
   }
   state.set(node, 'done');
@@ -172,10 +168,6 @@ for (const file of testTree) {
   }
 }
 
-if (pendingCircles.length > 0)
-  console.warn(
-    `check-layers: ${pendingCircles.length} import circle(s) still pending:\n  ${pendingCircles.join('\n  ')}`,
-  );
 if (problems.length > 0) {
   console.error(
     `check-layers: ${problems.length} upward, sideways or test-rule import(s):\n  ${problems.join('\n  ')}`,

@@ -19,7 +19,7 @@ export {
   type StaleInfo,
 } from './receiver/options.js';
 export type { DeliveryInput } from './receiver/verify-delivery.js';
-export type { InspectedDelivery } from './receiver/inspection.js';
+export type { InspectedDelivery } from './receiver/inspected-delivery.js';
 export type {
   Instrumentation,
   DeliveryStart,

@@ -1,5 +1,5 @@
 import { type DiscardLimits, type HttpAnswer, toFetchResponse } from 'webhook-cms-receiver';
-import type { NodeRequest, NodeResponse, NodeSocket } from './node-io.js';
+import type { NodeRequest, NodeResponse, NodeSocket } from './node-objects.js';
 
 // How long a refused connection stays half-closed, reading nothing, before it is destroyed:
 // long enough for the client to read the answer before the reset its unread body causes.

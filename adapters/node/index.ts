@@ -19,7 +19,8 @@ import {
   type WebhookEvent,
   type WebhookHandlers,
 } from 'webhook-cms-receiver';
-import { type NodeRequest, type NodeResponse, nodeAdapterRequest, sendNodeAnswer } from './node-io.js';
+import { nodeAdapterRequest, sendNodeAnswer } from './node-io.js';
+import type { NodeRequest, NodeResponse } from './node-objects.js';
 
 export { closeAfterAnswer, fetchResponseOnNode, prepareNodeAnswer } from './connection.js';
 // Moved into the adapter kit; still exported here, where 0.2 had it.
@@ -32,11 +33,9 @@ export {
   unreadStream,
   type FrameworkWriter,
   type NodeAdapterOptions,
-  type NodeRequest,
-  type NodeResponse,
-  type NodeSocket,
   type ParserHints,
 } from './node-io.js';
+export type { NodeRequest, NodeResponse, NodeSocket } from './node-objects.js';
 
 const HINTS = {
   parser: 'a body parser (Next.js pages routes parse JSON unless told not to)',

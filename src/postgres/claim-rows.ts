@@ -1,5 +1,17 @@
-import type { ClaimOutcome, StoredAnswer } from '../dedup/store.js';
+import type { ClaimOutcome, StoredAnswer } from 'webhook-cms-receiver';
 import type { Row } from './database.js';
+
+/**
+ * The statement's answer rows, one per source: `claimed` (the delivery's row after the
+ * upsert), `article` (the article's newest mark, and whether this delivery may run for it)
+ * and `known` (the delivery as this statement's snapshot saw it). A source that wrote or found nothing gives no row.
+ */
+export function claimRows(extra = 'NULL::text'): string {
+  return `SELECT 'claimed' AS source, lease, answer, NULL::float8 AS newest, NULL::boolean AS entered, ${extra} AS restored
+  FROM claimed
+UNION ALL SELECT 'article', NULL, NULL, newest, entered, NULL FROM article
+UNION ALL SELECT 'known', lease, answer, NULL, NULL, NULL FROM known`;
+}
 
 /** What a claim statement decided, and whether it left this lease holding an article it must free. */
 export interface ClaimDecision {

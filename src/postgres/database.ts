@@ -1,7 +1,3 @@
-import { pgClient, pgPool } from './pg-database.js';
-import { postgresJs } from './postgres-js-database.js';
-import { rethrowingOriginal } from './rethrow-original.js';
-
 /** A row as the clients return it: column name to value. */
 export type Row = Record<string, unknown>;
 
@@ -54,37 +50,3 @@ export interface PGliteLike {
 
 /** Any database client `postgresDedupStore` accepts. */
 export type PostgresClientLike = PgPoolLike | PgClientLike | PostgresJsLike | PGliteLike;
-
-/**
- * Recognises the client by its shape, never by importing its package: `postgres`'s `sql` is a
- * function with `unsafe` and `begin`; PGlite has `transaction` and `exec`; a `pg` Pool counts
- * its connections; anything else with `query` is taken as one `pg` connection.
- */
-export function databaseOf(client: unknown, label: string): Database {
-  const c = client as Record<string, unknown> | null | undefined;
-  const fn = client as Partial<PostgresJsLike>;
-  if (typeof client === 'function' && typeof fn.unsafe === 'function' && typeof fn.begin === 'function') {
-    return postgresJs(client as PostgresJsLike);
-  }
-  if (c && typeof c === 'object' && typeof c.query === 'function') {
-    if (typeof c.transaction === 'function' && typeof c.exec === 'function') return pglite(client as PGliteLike);
-    if (typeof c.connect === 'function' && 'totalCount' in c && 'idleCount' in c) return pgPool(client as PgPoolLike);
-    return pgClient(client as PgClientLike);
-  }
-  throw new TypeError(
-    `${label}: expected a database client: a \`pg\` Pool or Client (new Pool({ connectionString })), a \`postgres\` ` +
-      `sql instance (postgres(url)) or a PGlite instance; got ${client === null ? 'null' : typeof client}.`,
-  );
-}
-
-function pglite(db: PGliteLike): Database {
-  const queryOn =
-    (on: { query: PGliteLike['query'] }): Query =>
-    async (text, params) =>
-      (await on.query(text, params as unknown[])).rows;
-  return {
-    kind: 'pglite',
-    query: queryOn(db),
-    transaction: (work) => rethrowingOriginal((fail) => db.transaction((tx) => work(queryOn(tx), tx).catch(fail))),
-  };
-}

@@ -1,4 +1,5 @@
-import { claimRows, ms, STALE_JSONB, sweeps, claimedCte, WHILE_HELD_OR_FREE } from './sql-parts.js';
+import { claimRows } from './claim-rows.js';
+import { ms, STALE_JSONB, sweeps, claimedCte, WHILE_HELD_OR_FREE } from './sql-parts.js';
 import type { Tables } from './table-sql.js';
 
 /**

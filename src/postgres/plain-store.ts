@@ -1,20 +1,10 @@
-import type { DedupClaim, DedupStore } from '../dedup/store.js';
+import type { DedupClaim, DedupStore } from 'webhook-cms-receiver';
 import { decideClaim } from './claim-rows.js';
-import type { Database, Row } from './database.js';
+import type { Row } from './database.js';
 import { plainStatements } from './plain-statements.js';
 import { explainPostgresError } from './postgres-errors.js';
 import { storedClaim } from '../dedup/stored-ids.js';
-import type { Tables } from './table-sql.js';
-
-/** What both modes are built from, once per store. */
-export interface StoreSettings {
-  db: Database;
-  tables: Tables;
-  leaseMs: number;
-  retentionMs: number;
-  /** Resolves once the tables exist (created on first use unless `createTable: false`). */
-  ready: () => Promise<void>;
-}
+import type { StoreSettings } from './store-settings.js';
 
 /**
  * Plain mode: the semantics of the memory and Redis stores, one statement per step, so a

@@ -1,6 +1,7 @@
-import { DEFAULT_LEASE_MS, DEFAULT_RETENTION_MS, type DedupStore } from '../dedup/store.js';
+import { DEFAULT_LEASE_MS, DEFAULT_RETENTION_MS, type DedupStore } from 'webhook-cms-receiver';
 import { positiveOption } from '../internal/positive.js';
-import { databaseOf, type PostgresClientLike } from './database.js';
+import type { PostgresClientLike } from './database.js';
+import { databaseOf } from './database-of.js';
 import { plainStore } from './plain-store.js';
 import { createTables, tablesFor } from './table-sql.js';
 import { transactFor } from './transact.js';

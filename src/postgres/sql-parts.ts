@@ -1,4 +1,4 @@
-import { STALE_ANSWER } from '../dedup/store.js';
+import { STALE_ANSWER } from 'webhook-cms-receiver';
 import type { Tables } from './table-sql.js';
 
 /**
@@ -59,16 +59,4 @@ export function sweeps(tables: Tables, id: string, articleId?: string): string {
     WHERE expires_at <= now() AND (holder_expires_at IS NULL OR holder_expires_at <= now())
       AND article_id <> ${articleId}::text
     ORDER BY expires_at LIMIT ${SWEEP_ROWS} FOR UPDATE SKIP LOCKED))`;
-}
-
-/**
- * The statement's answer rows, one per source: `claimed` (the delivery's row after the
- * upsert), `article` (the article's newest mark, and whether this delivery may run for it)
- * and `known` (the delivery as this statement's snapshot saw it). A source that wrote or found nothing gives no row.
- */
-export function claimRows(extra = 'NULL::text'): string {
-  return `SELECT 'claimed' AS source, lease, answer, NULL::float8 AS newest, NULL::boolean AS entered, ${extra} AS restored
-  FROM claimed
-UNION ALL SELECT 'article', NULL, NULL, newest, entered, NULL FROM article
-UNION ALL SELECT 'known', lease, answer, NULL, NULL, NULL FROM known`;
 }

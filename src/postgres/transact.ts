@@ -1,7 +1,7 @@
-import type { ClaimOutcome, DedupClaim, StoredAnswer, TransactOutcome } from '../dedup/store.js';
+import type { ClaimOutcome, DedupClaim, StoredAnswer, TransactOutcome } from 'webhook-cms-receiver';
 import { decideClaim } from './claim-rows.js';
 import type { Query, Row } from './database.js';
-import type { StoreSettings } from './plain-store.js';
+import type { StoreSettings } from './store-settings.js';
 import { explainPostgresError, isLockConflict } from './postgres-errors.js';
 import { storedClaim } from '../dedup/stored-ids.js';
 import { transactionStatements } from './transaction-statements.js';

@@ -20,21 +20,11 @@ export function admit(core: Core, head: RequestHead): Admission {
   const { config, options } = core;
   // The delivery starts here, before its body is read, so refusals on the head are counted too.
   const trace = options.instrumentation ? startTrace(options.instrumentation, config.now) : null;
-  const refuse = (thrown: unknown, authenticated = false): Admission => {
-    const error = reportRejection(options, thrown, head?.headers);
-    trace?.endRefused(error, head?.headers);
-    const answer = errorAnswer(error);
-    const receivedAt = config.now();
-    inspectDelivery(options, config.now, {
-      receivedAt,
-      method: head?.method,
-      headers: head?.headers,
-      body: undefined,
-      answer,
-      error,
-    });
-    return { admitted: false, answer, authenticated };
-  };
+  const refuse = (thrown: unknown, authenticated = false): Admission => ({
+    admitted: false,
+    answer: refusal(core, trace, head?.method, head?.headers, thrown),
+    authenticated,
+  });
   try {
     if (typeof head?.method !== 'string' || head.method.toUpperCase() !== 'POST') {
       return refuse(new WebhookError('method_not_allowed', `${String(head?.method)} is not POST`));
@@ -129,21 +119,35 @@ class Admittance implements AdmittedRequest {
   }
 
   refuse(thrown: unknown): Answer {
-    const { options, config } = this.core;
-    const error = reportRejection(options, thrown, this.headers);
-    this.trace?.endRefused(error, this.headers);
-    const answer = errorAnswer(error);
-    const receivedAt = config.now();
-    inspectDelivery(options, config.now, {
-      receivedAt,
-      method: 'POST',
-      headers: this.headers,
-      body: undefined,
-      answer,
-      error,
-    });
-    return answer;
+    return refusal(this.core, this.trace, 'POST', this.headers, thrown);
   }
+}
+
+/**
+ * Both paths of an admission refuse alike (on the head, or once admitted: a failed `verify`, a
+ * fault the adapter found reading the body), so a refusal is reported, traced and inspected
+ * the same way wherever it happens. `inspect` gets no body: the receiver may not have read it.
+ */
+function refusal(
+  core: Core,
+  trace: GuardedTrace | null,
+  method: string | undefined,
+  headers: unknown,
+  thrown: unknown,
+): Answer {
+  const { options, config } = core;
+  const error = reportRejection(options, thrown, headers);
+  trace?.endRefused(error, headers);
+  const answer = errorAnswer(error);
+  inspectDelivery(options, config.now, {
+    receivedAt: config.now(),
+    method,
+    headers,
+    body: undefined,
+    answer,
+    error,
+  });
+  return answer;
 }
 
 /**

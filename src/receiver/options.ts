@@ -2,7 +2,7 @@ import type { CryptoProvider } from '../crypto/provider.js';
 import type { DedupStore } from '../dedup/store.js';
 import type { WebhookError } from '../errors/webhook-error.js';
 import type { WebhookEvent } from '../events/types.js';
-import type { InspectedDelivery } from './inspection.js';
+import type { InspectedDelivery } from './inspected-delivery.js';
 import type { Instrumentation } from './instrumentation.js';
 import type { Logger } from './logger.js';
 import type { DeliveryQueue } from './queue-types.js';

@@ -1,4 +1,4 @@
-import type { DedupClaim } from '../dedup/store.js';
+import type { DedupClaim } from 'webhook-cms-receiver';
 import { storedId } from '../dedup/stored-ids.js';
 
 /** The prefix every key starts with unless `keyPrefix` says otherwise. */

@@ -1,5 +1,11 @@
-import type { ClaimOutcome, DedupClaim, DedupStore, StoredAnswer } from '../dedup/store.js';
-import { DEFAULT_LEASE_MS, DEFAULT_RETENTION_MS } from '../dedup/store.js';
+import {
+  type ClaimOutcome,
+  type DedupClaim,
+  type DedupStore,
+  DEFAULT_LEASE_MS,
+  DEFAULT_RETENTION_MS,
+  type StoredAnswer,
+} from 'webhook-cms-receiver';
 import { positiveOption } from '../internal/positive.js';
 import { DEFAULT_KEY_PREFIX, keysFor } from './keys.js';
 import { type RedisClientLike, scriptRunner } from './script-runner.js';

@@ -1,4 +1,4 @@
-import { STALE_ANSWER } from '../dedup/store.js';
+import { STALE_ANSWER } from 'webhook-cms-receiver';
 
 /**
  * The store's Lua scripts. Each runs atomically inside Redis, so a check and the write that

@@ -24,6 +24,11 @@ export class ArticleMarks {
 
   constructor(private readonly limits: { retentionMs: number; maxEntries: number }) {}
 
+  /** How many articles are remembered: at most `maxEntries`, plus briefly the holds that may not be dropped. */
+  get size(): number {
+    return this.marks.size;
+  }
+
   /** Lets a delivery in, or says why not: another runs for the article, or a newer one was applied. */
   enter(order: ArticleOrder, hold: { lease: number; until: number; at: number }): Entry {
     const mark = this.live(order.articleId, hold.at);

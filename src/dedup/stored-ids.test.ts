@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { PLAIN_ID_MAX, storedClaim, storedId } from './stored-ids.js';
+import { isPlainId, PLAIN_ID_MAX, storedClaim, storedId } from './stored-ids.js';
 
 // U+0001, then the hash.
 const HASHED = new RegExp(`^${String.fromCharCode(1)}sha256:[0-9a-f]{64}$`);
@@ -43,5 +43,31 @@ describe('storedId (postgres)', () => {
     });
     const plain = { deliveryId: 'd1' };
     expect(await storedClaim(plain)).toBe(plain);
+  });
+
+  it('hashes an id holding a character the store forbids in that place, and keeps the others', async () => {
+    expect(isPlainId('a}b', { forbidden: '}' })).toBe(false);
+    expect(isPlainId('a{b', { forbidden: '}' })).toBe(true);
+    expect(isPlainId('a}b', { forbidden: '' })).toBe(true);
+    expect(await storedId('a}b', { forbidden: '}' })).toMatch(HASHED);
+  });
+
+  it('gives back the same claim when nothing changes, and a new one when either id is rewritten', async () => {
+    const same = { deliveryId: 'd1', order: { articleId: 'a1', timestamp: 3 } };
+    expect(await storedClaim(same)).toBe(same);
+    const long = { deliveryId: 'x'.repeat(PLAIN_ID_MAX + 1) };
+    expect(await storedClaim(long)).toEqual({ deliveryId: await storedId(long.deliveryId) });
+    const oddDelivery = { deliveryId: '\u0000', order: { articleId: 'a1', timestamp: 3 } };
+    expect(await storedClaim(oddDelivery)).toEqual({
+      deliveryId: await storedId('\u0000'),
+      order: { articleId: 'a1', timestamp: 3 },
+    });
+    const tagged = { deliveryId: 'd1', order: { articleId: 'a}1', timestamp: 3 } };
+    const stored = await storedClaim(tagged, { articleId: { forbidden: '}' } });
+    expect(stored).toEqual({
+      deliveryId: 'd1',
+      order: { articleId: await storedId('a}1', { forbidden: '}' }), timestamp: 3 },
+    });
+    expect(stored.order!.articleId).toMatch(HASHED);
   });
 });

@@ -16,7 +16,7 @@ import {
   UNAVAILABLE,
   watchForCrashes,
 } from '../stores/fault-kit.js';
-import { freshTable } from './postgres-clients.js';
+import { freshTable } from './fresh-table.js';
 import { txQuery } from './transaction-handle.js';
 
 /**

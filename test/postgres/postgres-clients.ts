@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
 import postgres from 'postgres';
@@ -77,5 +76,4 @@ export async function openDatabase(name: ClientName, options: { max?: number } =
   };
 }
 
-/** A table name no other test or run shares. */
-export const freshTable = (prefix = 'wcr') => `${prefix}_${randomUUID().replaceAll('-', '').slice(0, 16)}`;
+export { freshTable } from './fresh-table.js';

@@ -1,5 +1,12 @@
-import { createReceiver } from 'webhook-cms-receiver';
-import { type DurableObjectNamespaceLike, durableObjectDedupStore } from 'webhook-cms-receiver/cloudflare';
+import { createReceiver, type QueuedDelivery, type WebhookHandlers } from 'webhook-cms-receiver';
+import {
+  cloudflareQueue,
+  type DurableObjectNamespaceLike,
+  durableObjectDedupStore,
+  type QueueBatchLike,
+  type QueueProducerLike,
+  queueConsumer,
+} from 'webhook-cms-receiver/cloudflare';
 import { webhookHandler } from 'webhook-cms-receiver/fetch';
 
 // The Durable Object that remembers deliveries: wrangler.toml binds it as WEBHOOK_DEDUP, and the
@@ -11,7 +18,37 @@ interface Env {
   WEBHOOK_TOKEN?: string;
   /** `DurableObjectNamespace` in `wrangler types`' output. */
   WEBHOOK_DEDUP?: DurableObjectNamespaceLike;
+  /**
+   * Queue mode, when bound (`[[queues.producers]]` in wrangler.toml): verified deliveries go to
+   * this Cloudflare Queue and are answered at once; this Worker's `queue()` runs the handlers.
+   */
+  WEBHOOKS?: QueueProducerLike<QueuedDelivery>;
+  /** The dead-letter queue: where a delivery goes once its retries are spent. */
+  WEBHOOKS_DEAD?: QueueProducerLike<QueuedDelivery>;
 }
+
+const handlers: WebhookHandlers = {
+  'article.sync': ({ article, profile }) => {
+    console.log(`sync ${article.slug} (${article.status})`);
+    // Tell the service where the article now lives; it shows this link in its dashboard
+    // (answered inline; in queue mode the answer goes out before this runs).
+    return { publishedUrl: `https://${profile.domain}/blog/${article.slug}` };
+  },
+  'article.trash': ({ article }) => {
+    console.log(`trash ${article.slug}`);
+  },
+  test: () => {
+    console.log('test delivery received: the connection works');
+  },
+};
+
+// The queue() handler: the same handlers, deduplicated through the same Durable Objects (Queues
+// deliver at least once), retried with backoff (10 attempts: `max_retries = 9` in wrangler.toml),
+// then sent to WEBHOOKS_DEAD.
+const consume = queueConsumer((env: Env) => {
+  if (!env.WEBHOOK_DEDUP) throw new Error('WEBHOOK_DEDUP is not bound: the consumer deduplicates through it.');
+  return { handlers, dedup: durableObjectDedupStore(env.WEBHOOK_DEDUP), ordering: true, deadLetter: env.WEBHOOKS_DEAD };
+});
 
 type Handler = (request: Request) => Promise<Response>;
 
@@ -37,20 +74,10 @@ function webhookFor(env: Env): Handler {
       // A sync retried after a newer sync or a trash is answered `stale` and not run: a
       // trashed article never comes back.
       ordering: true,
+      // Queue mode when the queue is bound: answered {"ok":true,"queued":true} once enqueued.
+      queue: env.WEBHOOKS ? cloudflareQueue(env.WEBHOOKS) : undefined,
     });
-    const handle = webhookHandler(receiver, {
-      'article.sync': ({ article, profile }) => {
-        console.log(`sync ${article.slug} (${article.status})`);
-        // Tell the service where the article now lives; it shows this link in its dashboard.
-        return { publishedUrl: `https://${profile.domain}/blog/${article.slug}` };
-      },
-      'article.trash': ({ article }) => {
-        console.log(`trash ${article.slug}`);
-      },
-      test: () => {
-        console.log('test delivery received: the connection works');
-      },
-    });
+    const handle = env.WEBHOOKS ? webhookHandler(receiver) : webhookHandler(receiver, handlers);
     cached = { token, handle };
   }
   return cached.handle;
@@ -60,5 +87,9 @@ export default {
   fetch(request: Request, env: Env): Promise<Response> | Response {
     if (new URL(request.url).pathname !== '/webhook') return new Response('Not found', { status: 404 });
     return webhookFor(env)(request);
+  },
+  // Consumer of WEBHOOKS ([[queues.consumers]] in wrangler.toml).
+  queue(batch: QueueBatchLike<QueuedDelivery>, env: Env): Promise<void> {
+    return consume(batch, env);
   },
 };

@@ -1,6 +1,7 @@
 // `npm run bench`: builds the package if dist/ is older than its sources, then measures
 // verify(), handle(), the Web Crypto path, the adapters, the 1 MiB streaming latency and the
-// memory store against the hand-written limits and the peers, prints ratio tables with
+// memory store against the hand-written limits and the peers, then queue mode on BullMQ (answer
+// latency and worker throughput, for reference), prints ratio tables with
 // PASS/FAIL per target (issue 23's), and
 // writes bench/verify-throughput.svg. `--update-doc` also rewrites the tables in BENCHMARKS.md.
 // `--quick` runs fewer, shorter rounds (a smoke test of the bench itself, not a measurement).
@@ -43,6 +44,7 @@ const { latencySuite } = await import('./suites/latency.mjs');
 const { memorySuite } = await import('./suites/memory.mjs');
 const { storesSuite } = await import('./suites/stores.mjs');
 const { telemetrySuite, telemetryVerdicts } = await import('./suites/telemetry.mjs');
+const { queueSuite, queueReport } = await import('./suites/queue.mjs');
 const { machineLine, ratioTable, httpTable, latencyTable, storesTable, verdictTable } = await import(
   './lib/report.mjs'
 );
@@ -72,6 +74,12 @@ step('memory per remembered delivery');
 const memory = await memorySuite({ count: quick ? 100_000 : 1_000_000 });
 step('handle() with each dedup store (starts Redis, a Redis Cluster and Postgres where it can)');
 const stores = await storesSuite(quick ? { rounds: 1, perRound: 20 } : { rounds: 7, perRound: 200 });
+step('queue mode on BullMQ: answer latency, and worker throughput with 1, 2 and 4 workers (starts Redis)');
+const queue = await queueSuite(
+  quick
+    ? { rounds: 1, requests: 20, drainRounds: 1, jobs: 40 }
+    : { rounds: 7, requests: 200, drainRounds: 5, jobs: 400 },
+);
 
 const verdicts = judge({ verify, handle, web, http: http.rows, latency, memory });
 verdicts.push(...telemetryVerdicts(telemetry));
@@ -101,6 +109,7 @@ const sections = [
       },
     ]),
   `### handle() with each dedup store\n\nFresh 1 KiB deliveries (each claims and completes), one at a time, in wall time (a store mostly waits on its server); ${stores.rows.length} stores in interleaved rounds. Servers on loopback, started for the run (Postgres with fsync off); round trips (Redis scripts) and statements (Postgres, BEGIN and COMMIT included) counted per delivery in a separate pass.${stores.skipped.map(([name, why]) => ` Not measured: ${name} (${why}).`).join('')} The Durable Object store needs workerd and is not measured here.\n\n${storesTable(stores.rows)}`,
+  `### Queue mode on BullMQ\n\nA real Redis on loopback, started for the run; for reference, not a target.\n\n${queueReport(queue)}`,
   `### Targets\n\nOne run; "rounds p25–p75" and "rounds min–max" are the spread of the per-round ratios behind each median.\n\n${verdictTable(verdicts)}`,
 ];
 const report = sections.join('\n\n');

@@ -1,0 +1,284 @@
+// Queue mode on BullMQ with a real Redis (a fresh `redis-server` on a free loopback port, or
+// REDIS_URL), in two parts.
+//
+// Answer latency: 1 KiB deliveries over HTTP on a kept-alive loopback connection, one at a
+// time, to the node:http adapter of three receivers on one server in this process: an inline
+// no-op handler and the memory store (no queue: the reference), queue mode with the memory
+// store (the difference is BullMQ's `queue.add`, one Redis round trip), and queue mode with the
+// Redis store (README's setup: claim, add, complete). No worker runs meanwhile, so the answer
+// path alone is timed; jobs pile up in a fresh queue per route and are dropped at the end.
+//
+// Worker throughput: 1, 2 and 4 worker processes (queue-worker.mjs, concurrency 1 each, the
+// Redis store as README's workers have it) drain `jobs` deliveries enqueued beforehand by a
+// receiver in queue mode, with a no-op handler and with one that waits 5 ms (simulated I/O).
+// The queue is paused while the workers start and the clock runs from its resume to the last
+// job completed (polled every 5 ms).
+//
+// Both parts run in interleaved rounds (the order rotates), and report medians and the spread
+// (min–max) of the per-round values.
+
+import { fork } from 'node:child_process';
+import { once } from 'node:events';
+import { Agent, createServer, request } from 'node:http';
+import { createReceiver } from 'webhook-cms-receiver';
+import { webhookHandler } from 'webhook-cms-receiver/node';
+import { freshDeliveries, TOKEN } from '../lib/deliveries.mjs';
+import { median } from '../lib/measure.mjs';
+import { table } from '../lib/report.mjs';
+import { startRedis } from '../lib/services.mjs';
+
+const WORKER = new URL('./queue-worker.mjs', import.meta.url);
+const SIZE = 1024;
+
+function percentile(values, p) {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
+}
+
+/** Milliseconds from the start of the request to the end of its answer; the answer must be `expected`. */
+function timeOne({ port, agent }, delivery, path, expected) {
+  const { host, ...headers } = delivery.headers;
+  return new Promise((resolve, reject) => {
+    const start = process.hrtime.bigint();
+    const req = request({ host: '127.0.0.1', port, path, method: 'POST', headers, agent }, (res) => {
+      let text = '';
+      res.setEncoding('utf8');
+      res.on('data', (chunk) => (text += chunk));
+      res.on('end', () => {
+        const ms = Number(process.hrtime.bigint() - start) / 1e6;
+        if (res.statusCode !== 200 || text !== expected) reject(new Error(`${path}: ${res.statusCode} ${text}`));
+        else resolve(ms);
+      });
+    });
+    req.on('error', reject);
+    req.end(delivery.body);
+  });
+}
+
+function connectionOf(url) {
+  const { hostname, port } = new URL(url);
+  // No offline queue, as README advises for the receiving process: Redis down is a 503 at once.
+  return { host: hostname, port: Number(port), maxRetriesPerRequest: null, enableOfflineQueue: false };
+}
+
+async function latencyPart({ redisUrl, Queue, Redis, bullmqQueue, redisDedupStore, rounds, requests }) {
+  const stamp = Date.now();
+  const queues = [new Queue(`bench-answer-${stamp}-a`, { connection: connectionOf(redisUrl) })];
+  queues.push(new Queue(`bench-answer-${stamp}-b`, { connection: connectionOf(redisUrl) }));
+  const redis = new Redis(redisUrl, { maxRetriesPerRequest: 1 });
+  const handlers = { 'article.sync': () => {} };
+  const routes = [
+    {
+      name: 'inline no-op handler, memory store (no queue)',
+      path: '/inline',
+      handle: webhookHandler(createReceiver({ token: TOKEN }), handlers),
+      expected: '{"ok":true}',
+    },
+    {
+      name: 'queue mode (BullMQ), memory store',
+      path: '/queued',
+      handle: webhookHandler(createReceiver({ token: TOKEN, queue: bullmqQueue(queues[0]) })),
+      expected: '{"ok":true,"queued":true}',
+    },
+    {
+      name: "queue mode (BullMQ), Redis store (README's setup)",
+      path: '/queued-redis',
+      handle: webhookHandler(
+        createReceiver({
+          token: TOKEN,
+          queue: bullmqQueue(queues[1]),
+          dedup: redisDedupStore(redis, { keyPrefix: `bench:${stamp}:` }),
+        }),
+      ),
+      expected: '{"ok":true,"queued":true}',
+    },
+  ];
+  const byPath = new Map(routes.map((route) => [route.path, route.handle]));
+  const server = createServer((req, res) => {
+    const handle = byPath.get(req.url);
+    if (handle) handle(req, res);
+    else res.writeHead(404).end();
+  });
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+  const client = { port: server.address().port, agent };
+  try {
+    // Warm-up: compiles the paths, loads BullMQ's and the store's scripts, opens the socket.
+    for (const route of routes)
+      for (const delivery of freshDeliveries(SIZE, 20)) await timeOne(client, delivery, route.path, route.expected);
+    const stats = routes.map(() => []);
+    for (let round = 0; round < rounds; round++) {
+      for (let k = 0; k < routes.length; k++) {
+        const index = (k + round) % routes.length;
+        const { path, expected } = routes[index];
+        const times = [];
+        for (const delivery of freshDeliveries(SIZE, requests))
+          times.push(await timeOne(client, delivery, path, expected));
+        stats[index].push({ p50: percentile(times, 50), p99: percentile(times, 99) });
+      }
+    }
+    return routes.map(({ name }, index) => {
+      const of = (p) => stats[index].map((s) => s[p]);
+      const ratio = (p) => stats[index].map((s, round) => s[p] / stats[0][round][p]);
+      return {
+        name,
+        p50: median(of('p50')),
+        p50Range: [Math.min(...of('p50')), Math.max(...of('p50'))],
+        p99: median(of('p99')),
+        p99Range: [Math.min(...of('p99')), Math.max(...of('p99'))],
+        p50Ratio: median(ratio('p50')),
+        p99Ratio: median(ratio('p99')),
+      };
+    });
+  } finally {
+    agent.destroy();
+    server.closeAllConnections();
+    server.close();
+    await Promise.allSettled(queues.map(async (queue) => queue.obliterate({ force: true }).then(() => queue.close())));
+    await redis.quit();
+  }
+}
+
+/** Forks a worker process and resolves once it can take a `start` message. */
+async function forkWorker(redisUrl) {
+  const child = fork(WORKER, [], { env: { ...process.env, REDIS_URL: redisUrl }, stdio: 'inherit' });
+  const [message] = await once(child, 'message');
+  if (message !== 'started') throw new Error(`queue-worker.mjs said ${message}`);
+  const ask = async (command, answer) => {
+    child.send(command);
+    const [reply] = await once(child, 'message');
+    if (reply !== answer) throw new Error(`queue-worker.mjs answered ${reply}, not ${answer}`);
+  };
+  return { child, ask };
+}
+
+/** Jobs per second for `workers` processes draining `jobs` deliveries with `handler`. */
+async function drainOnce({ redisUrl, Queue, bullmqQueue, processes, workers, handler, jobs, cell }) {
+  const queueName = `bench-drain-${Date.now()}-${cell}`;
+  const queue = new Queue(queueName, { connection: connectionOf(redisUrl) });
+  try {
+    await queue.pause();
+    const receiver = createReceiver({ token: TOKEN, queue: bullmqQueue(queue) });
+    const deliveries = freshDeliveries(SIZE, jobs);
+    for (let i = 0; i < deliveries.length; i += 50) {
+      const answers = await Promise.all(deliveries.slice(i, i + 50).map((delivery) => receiver.handle(delivery)));
+      if (answers.some((answer) => answer.status !== 200 || !answer.body.queued))
+        throw new Error(`enqueue answered ${JSON.stringify(answers.find((answer) => !answer.body.queued))}`);
+    }
+    const active = processes.slice(0, workers);
+    await Promise.all(
+      active.map((worker) => worker.ask({ start: { queueName, handler, keyPrefix: `bench:${queueName}:` } }, 'ready')),
+    );
+    const start = process.hrtime.bigint();
+    await queue.resume();
+    for (;;) {
+      if ((await queue.getCompletedCount()) >= jobs) break;
+      await new Promise((resolve) => setTimeout(resolve, 5));
+    }
+    const seconds = Number(process.hrtime.bigint() - start) / 1e9;
+    await Promise.all(active.map((worker) => worker.ask({ stop: true }, 'stopped')));
+    return jobs / seconds;
+  } finally {
+    await queue.obliterate({ force: true }).catch(() => {});
+    await queue.close();
+  }
+}
+
+async function throughputPart({ redisUrl, Queue, bullmqQueue, rounds, jobs }) {
+  const cells = [];
+  for (const handler of ['noop', 'timer']) for (const workers of [1, 2, 4]) cells.push({ handler, workers });
+  const processes = await Promise.all([1, 2, 3, 4].map(() => forkWorker(redisUrl)));
+  try {
+    // Warm-up: every process runs both handlers once, untimed.
+    for (const handler of ['noop', 'timer'])
+      await drainOnce({ redisUrl, Queue, bullmqQueue, processes, workers: 4, handler, jobs: 40, cell: 'warm' });
+    const rates = cells.map(() => []);
+    for (let round = 0; round < rounds; round++) {
+      for (let k = 0; k < cells.length; k++) {
+        const index = (k + round) % cells.length;
+        const { handler, workers } = cells[index];
+        rates[index].push(
+          await drainOnce({
+            redisUrl,
+            Queue,
+            bullmqQueue,
+            processes,
+            workers,
+            handler,
+            jobs,
+            cell: `${round}-${index}`,
+          }),
+        );
+      }
+    }
+    return cells.map(({ handler, workers }, index) => ({
+      handler: handler === 'noop' ? 'no-op' : '5 ms timer',
+      workers,
+      perSecond: median(rates[index]),
+      min: Math.min(...rates[index]),
+      max: Math.max(...rates[index]),
+    }));
+  } finally {
+    for (const { child } of processes) child.kill();
+    await Promise.all(processes.map(({ child }) => (child.exitCode === null ? once(child, 'exit') : undefined)));
+  }
+}
+
+/**
+ * @param {{ rounds: number, requests: number, drainRounds: number, jobs: number }} options
+ * @returns {Promise<{ skipped?: string, latency?: object[], throughput?: object[], jobs: number, rounds: number, requests: number, drainRounds: number }>}
+ */
+export async function queueSuite({ rounds, requests, drainRounds, jobs }) {
+  const shape = { jobs, rounds, requests, drainRounds };
+  const redis = await startRedis().catch((error) => ({ missing: error.message }));
+  if (redis.missing) return { ...shape, skipped: redis.missing };
+  try {
+    const { Queue } = await import('bullmq');
+    const { Redis } = await import('ioredis');
+    const { bullmqQueue } = await import('webhook-cms-receiver/bullmq');
+    const { redisDedupStore } = await import('webhook-cms-receiver/redis');
+    const redisUrl = redis.url;
+    const latency = await latencyPart({ redisUrl, Queue, Redis, bullmqQueue, redisDedupStore, rounds, requests });
+    const throughput = await throughputPart({ redisUrl, Queue, bullmqQueue, rounds: drainRounds, jobs });
+    return { ...shape, latency, throughput };
+  } finally {
+    await redis.stop();
+  }
+}
+
+const ms = (value) => value.toFixed(2);
+const range = ([low, high]) => `${ms(low)}–${ms(high)}`;
+const rate = (value) => Math.round(value).toLocaleString('en-US');
+
+/** The two tables of the suite, as markdown, or why it was not measured. */
+export function queueReport(result) {
+  if (result.skipped) return `Not measured: ${result.skipped}.`;
+  const latency = table(
+    ['receiver', 'p50 (ms)', 'rounds min–max', 'p99 (ms)', 'rounds min–max', 'p50 ÷ inline', 'p99 ÷ inline'],
+    result.latency.map((r, i) => [
+      r.name,
+      ms(r.p50),
+      range(r.p50Range),
+      ms(r.p99),
+      range(r.p99Range),
+      i === 0 ? '1.00×' : `${r.p50Ratio.toFixed(2)}×`,
+      i === 0 ? '1.00×' : `${r.p99Ratio.toFixed(2)}×`,
+    ]),
+  );
+  const single = new Map(result.throughput.filter((r) => r.workers === 1).map((r) => [r.handler, r.perSecond]));
+  const throughput = table(
+    ['handler', 'workers', 'jobs/s (median)', 'rounds min–max', '÷ 1 worker'],
+    result.throughput.map((r) => [
+      r.handler,
+      String(r.workers),
+      rate(r.perSecond),
+      `${rate(r.min)}–${rate(r.max)}`,
+      `${(r.perSecond / single.get(r.handler)).toFixed(2)}×`,
+    ]),
+  );
+  return (
+    `Answer latency: 1 KiB deliveries over a kept-alive loopback connection, one at a time, to the node:http adapter; ${result.rounds} interleaved rounds of ${result.requests} requests per receiver, medians over rounds of each round's p50 and p99. No worker runs meanwhile.\n\n${latency}\n\n` +
+    `Worker throughput: ${result.jobs} jobs enqueued, then drained by 1, 2 or 4 worker processes (concurrency 1 each, the Redis store); ${result.drainRounds} interleaved rounds.\n\n${throughput}`
+  );
+}

@@ -15,7 +15,7 @@ import { webhookHandler } from 'webhook-cms-receiver/node';
 import { pgBossQueue } from 'webhook-cms-receiver/pg-boss';
 import { postgresDedupStore } from 'webhook-cms-receiver/postgres';
 import { redisDedupStore } from 'webhook-cms-receiver/redis';
-import { articleSyncPayload, signDelivery } from 'webhook-cms-receiver/testing';
+import { articleSyncPayload, type SignedDelivery, signDelivery } from 'webhook-cms-receiver/testing';
 import { listen, type RunningServer } from '../helpers/listen.js';
 import { type StartedPostgres, startPostgres } from '../setup/postgres.js';
 import { bullConnection, freshQueueName, redisUrl, until } from './queue-helpers.js';
@@ -24,6 +24,8 @@ const script = fileURLToPath(new URL('./worker-process.mjs', import.meta.url));
 const built = fileURLToPath(new URL('../../dist/bullmq.js', import.meta.url));
 const token = 'multi-process-queue-token';
 const postgresServer: StartedPostgres = await startPostgres();
+// After every describe's own afterAll: the workers and pools close before their server does.
+afterAll(() => postgresServer.stop());
 
 /** How one engine is set up for these tests, and how the test reads what the workers did. */
 interface Engine {
@@ -150,8 +152,39 @@ describe.each(engines)('queue mode with two worker processes: %s', (_label, make
     await receiver?.close();
     await engine?.close();
   });
-  const send = async (payload: object, deliveryId: string) => {
-    const signed = signDelivery({ token, payload, deliveryId });
+  /**
+   * Untimed, before the timed batch: what the first deliveries of a process pay once, and which
+   * is not the answer's cost. Eight concurrent deliveries run the whole path (receiver, dedup
+   * store, engine, both workers): code compiled, Lua scripts loaded, the `pg` and pg-boss pools
+   * filled; 60 concurrent refused requests open the 60 kept-alive sockets the batch reuses.
+   * The first delivery of a process alone took 30–370 ms here.
+   */
+  const warmUp = async () => {
+    const ids: string[] = Array.from({ length: 8 }, () => randomUUID());
+    const warm = await Promise.all(
+      ids.map((id, i) => send(articleSyncPayload({ article: { slug: `warm-${i}` } }), id)),
+    );
+    expect(warm.map((answer) => answer.status)).toEqual(ids.map(() => 200));
+    await until('the warm-up effects', async () => {
+      const effects = await engine.effects();
+      return ids.every((id) => effects.includes(id));
+    });
+    const refused = await Promise.all(
+      Array.from({ length: 60 }, async () => {
+        const signed = signDelivery({ token: 'not-the-token', payload: articleSyncPayload() });
+        const response = await fetch(`${receiver.url}/webhook`, {
+          method: 'POST',
+          headers: signed.headers,
+          body: signed.body,
+        });
+        await response.arrayBuffer();
+        return response.status;
+      }),
+    );
+    expect(refused.every((status) => status === 401)).toBe(true);
+    return ids;
+  };
+  const post = async (signed: SignedDelivery, deliveryId: string) => {
     const started = performance.now();
     const response = await fetch(`${receiver.url}/webhook`, {
       method: 'POST',
@@ -159,6 +192,12 @@ describe.each(engines)('queue mode with two worker processes: %s', (_label, make
       body: signed.body,
     });
     return { status: response.status, body: await response.json(), ms: performance.now() - started, deliveryId };
+  };
+  const send = (payload: object, deliveryId: string) => post(signDelivery({ token, payload, deliveryId }), deliveryId);
+  /** All signed first, then all sent at once: no answer's time includes signing the others. */
+  const sendAll = (list: Array<{ payload: object; deliveryId: string }>) => {
+    const signed = list.map(({ payload, deliveryId }) => signDelivery({ token, payload, deliveryId }));
+    return Promise.all(signed.map((delivery, i) => post(delivery, list[i]!.deliveryId)));
   };
 
   maybe(
@@ -169,10 +208,9 @@ describe.each(engines)('queue mode with two worker processes: %s', (_label, make
         const slug = i === 0 ? 'slow' : i === 1 ? 'fail-once' : `post-${i}`;
         return { payload: articleSyncPayload({ article: { slug } }), deliveryId: randomUUID() };
       });
-      const answers = await Promise.all(payloads.map(({ payload, deliveryId }) => send(payload, deliveryId)));
-      const redeliveries = await Promise.all(
-        payloads.slice(0, 10).map(({ payload, deliveryId }) => send(payload, deliveryId)),
-      );
+      const warmIds = await warmUp();
+      const answers = await sendAll(payloads);
+      const redeliveries = await sendAll(payloads.slice(0, 10));
       const slowAnsweredBeforeItsEffect = !(await engine.effects()).includes(payloads[0]!.deliveryId);
 
       expect(answers.map((answer) => answer.body)).toEqual(payloads.map(() => ({ ok: true, queued: true })));
@@ -181,12 +219,16 @@ describe.each(engines)('queue mode with two worker processes: %s', (_label, make
       );
       // The answer never waits for a handler: the 3 s one was answered before it finished.
       expect(slowAnsweredBeforeItsEffect).toBe(true);
-      // Well inside the service's 10 s wait. (Typically well under 1 s; not asserted at 1 s, which a run
-      // sharing two cores with other suites can pass: that would be a timing test, which the bench does.)
-      expect(Math.max(...[...answers, ...redeliveries].map((answer) => answer.ms))).toBeLessThan(5000);
+      // Every answer within 1 s (the service waits 10 s), the 60 sent at once: the last one waits
+      // for the 59 before it in one receiving process that shares its cores with both workers.
+      // Measured on 2 shared cores at load averages of 8 to 12: 300–830 ms, the batch costing this
+      // process 150–200 ms of CPU (receiver and client); the rest is waiting for a core.
+      const slowest = Math.max(...[...answers, ...redeliveries].map((answer) => answer.ms));
+      if (process.env.WCR_TEST_TIMINGS) console.log(`slowest answer: ${slowest.toFixed(0)} ms`);
+      expect(slowest).toBeLessThan(1000);
 
-      await until('every effect', async () => (await engine.effects()).length >= 60, 30_000);
-      const effects = await engine.effects();
+      await until('every effect', async () => (await engine.effects()).length >= 60 + warmIds.length, 30_000);
+      const effects = (await engine.effects()).filter((id) => !warmIds.includes(id));
       expect([...effects].sort()).toEqual(payloads.map(({ deliveryId }) => deliveryId).sort());
       const runs = await engine.runs();
       expect(runs.get(payloads[1]!.deliveryId)).toBe(2);

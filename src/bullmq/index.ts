@@ -25,6 +25,7 @@ import {
 import { isJobFailure, type JobSource } from '../queue/job-source.js';
 import type { DeliveryQueue, JobResult, QueuedDelivery } from '../receiver/queue-types.js';
 import { sha256Hex } from '../queue/ids.js';
+import { bullmqStats } from './stats.js';
 
 /** How often a hybrid answer looks at its job. */
 const POLL_MS = 50;
@@ -66,6 +67,10 @@ export interface BullmqQueueOptions {
  * Redis Cluster: give the `Queue` and the workers a hash-tagged prefix (`prefix: '{webhooks}'`)
  * so all of a queue's keys share one slot, as BullMQ requires.
  *
+ * `stats()` (for `openTelemetry({ queue })`): `depth` counts the jobs in wait, paused,
+ * prioritized and delayed (retries waiting out their backoff); `oldestAgeSeconds` is the age,
+ * since it was added, of the job the next free worker takes.
+ *
  * @example
  * ```ts
  * const queue = new Queue('webhooks', { connection: { url: process.env.REDIS_URL, enableOfflineQueue: false } });
@@ -94,6 +99,7 @@ export function bullmqQueue(queue: Queue, options: BullmqQueueOptions = {}): Del
         await new Promise((resolve) => setTimeout(resolve, POLL_MS));
       }
     },
+    stats: () => bullmqStats(queue),
   };
 }
 

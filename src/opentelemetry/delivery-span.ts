@@ -20,6 +20,7 @@ import {
   ATTR_REFUSAL_CODE,
   ATTR_STATUS,
   MAX_UNVERIFIED_ID,
+  SPAN_ENQUEUE,
   SPAN_HANDLER,
   SPAN_PROCESS,
   SPAN_RECEIVE,
@@ -42,6 +43,7 @@ export class DeliverySpan implements DeliveryTrace {
   private event: WebhookEvent | undefined;
   private verifyStartedAt: number | undefined;
   private handler: { span: Span | undefined; startedAt: number } | undefined;
+  private producer: Span | undefined;
 
   constructor(
     private readonly instruments: Instruments,
@@ -105,8 +107,19 @@ export class DeliverySpan implements DeliveryTrace {
     return result;
   }
 
+  /**
+   * Queue mode: starts the PRODUCER span `webhook.enqueue` (a child of `webhook.receive`) and
+   * writes its context into the job, so the worker's CONSUMER span links to the enqueue
+   * itself. It ends with the answer: the receiver tells nothing in between.
+   */
   inject(carrier: Record<string, string>): void {
-    propagation.inject(this.span ? trace.setSpan(this.parent, this.span) : this.parent, carrier);
+    const parent = this.span ? trace.setSpan(this.parent, this.span) : this.parent;
+    this.producer?.end();
+    const attributes: Attributes = {};
+    if (this.event) attributes[ATTR_EVENT] = this.event.name;
+    if (this.event?.deliveryId) attributes[ATTR_DELIVERY_ID] = this.event.deliveryId;
+    this.producer = this.instruments.tracer?.startSpan(SPAN_ENQUEUE, { kind: SpanKind.PRODUCER, attributes }, parent);
+    propagation.inject(this.producer ? trace.setSpan(parent, this.producer) : parent, carrier);
   }
 
   end({ outcome, status, code, deliveryId }: DeliveryEnd): void {
@@ -120,18 +133,15 @@ export class DeliverySpan implements DeliveryTrace {
       this.instruments.verifyDuration?.record(seconds(this.verifyStartedAt), code ? { [ATTR_REFUSAL_CODE]: code } : {});
     }
     this.instruments.deliveries?.add(1, attributes);
+    if (this.producer) endSpan(this.producer, outcome, code, attributes);
+    this.producer = undefined;
     const span = this.span;
     if (!span) return;
-    span.setAttributes(attributes);
     if (status !== undefined) span.setAttribute(ATTR_STATUS, status);
-    if (outcome === 'failed') {
-      if (code) span.setAttribute(ATTR_ERROR_TYPE, code);
-      span.setStatus({ code: SpanStatusCode.ERROR, message: code ?? 'failed' });
-    }
     if (!this.event && typeof deliveryId === 'string') {
       span.setAttribute(ATTR_DELIVERY_ID, deliveryId.slice(0, MAX_UNVERIFIED_ID));
     }
-    span.end();
+    endSpan(span, outcome, code, attributes);
   }
 
   /** Ends the handler's span and measurement once: when it settles, or when the answer leaves without it. */
@@ -151,6 +161,16 @@ export class DeliverySpan implements DeliveryTrace {
     }
     span.end();
   }
+}
+
+/** Ends a delivery's span (or its enqueue's) with the outcome; only `failed` is an error. */
+function endSpan(span: Span, outcome: DeliveryEnd['outcome'], code: string | undefined, attributes: Attributes): void {
+  span.setAttributes(attributes);
+  if (outcome === 'failed') {
+    if (code) span.setAttribute(ATTR_ERROR_TYPE, code);
+    span.setStatus({ code: SpanStatusCode.ERROR, message: code ?? 'failed' });
+  }
+  span.end();
 }
 
 function errorType(error: unknown): string {

@@ -2,6 +2,7 @@ import {
   type Counter,
   createNoopMeter,
   type Histogram,
+  type Meter,
   type MeterProvider,
   metrics,
   ProxyTracerProvider,
@@ -19,6 +20,7 @@ import {
   METRIC_VERIFY_DURATION,
   VERIFY_BUCKETS,
 } from './names.js';
+import type { QueueGauges } from './queue-gauges.js';
 
 const SCOPE = 'webhook-cms-receiver';
 
@@ -50,6 +52,7 @@ export class InstrumentsCache {
   constructor(
     private readonly tracerProvider: TracerProvider | undefined,
     private readonly meterProvider: MeterProvider | undefined,
+    private readonly gauges?: QueueGauges,
   ) {}
 
   current(): Instruments | undefined {
@@ -59,15 +62,16 @@ export class InstrumentsCache {
     if (tracerSource !== this.tracerSource || meterSource !== this.meterSource) {
       this.tracerSource = tracerSource;
       this.meterSource = meterSource;
-      this.instruments = build(tracerSource, meterSource);
+      const meter = meterSource.getMeter(SCOPE);
+      this.instruments = build(tracerSource, meter);
+      this.gauges?.attach(meter === NOOP_METER ? undefined : meter);
     }
     return this.instruments;
   }
 }
 
-function build(tracerProvider: TracerProvider, meterProvider: MeterProvider): Instruments | undefined {
+function build(tracerProvider: TracerProvider, meter: Meter): Instruments | undefined {
   const tracer = tracerProvider === NOOP_TRACER_PROVIDER ? undefined : tracerProvider.getTracer(SCOPE);
-  const meter = meterProvider.getMeter(SCOPE);
   if (meter === NOOP_METER) {
     if (!tracer) return undefined;
     return {

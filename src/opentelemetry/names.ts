@@ -2,6 +2,7 @@
 export const SPAN_RECEIVE = 'webhook.receive';
 export const SPAN_PROCESS = 'webhook.process';
 export const SPAN_HANDLER = 'webhook.handler';
+export const SPAN_ENQUEUE = 'webhook.enqueue';
 
 export const ATTR_EVENT = 'webhook.event';
 export const ATTR_DELIVERY_ID = 'webhook.delivery_id';
@@ -33,3 +34,6 @@ export const LAG_BUCKETS = [0.1, 0.25, 0.5, 1, 2.5, 5, 10, 20, 30, 60, 120, 300]
 
 /** Refused delivery ids are unverified header text: kept short in a span. */
 export const MAX_UNVERIFIED_ID = 128;
+
+export const METRIC_QUEUE_DEPTH = 'webhook.queue.depth';
+export const METRIC_QUEUE_OLDEST_AGE = 'webhook.queue.oldest_age';

@@ -20,6 +20,7 @@ import { isJobFailure, type JobSource } from '../queue/job-source.js';
 import { DEFAULT_RETRY, type RetryOptions, type RetryPolicy } from '../queue/retry.js';
 import type { DeliveryQueue, JobResult, QueuedDelivery } from '../receiver/queue-types.js';
 import { sha256Hex } from '../queue/ids.js';
+import { DEFAULT_PG_BOSS_SCHEMA, pgBossStats } from './stats.js';
 
 /**
  * What this entry needs of a started `PgBoss` (pg-boss 10) instance.
@@ -32,7 +33,9 @@ import { sha256Hex } from '../queue/ids.js';
 export type PgBossLike = Pick<
   PgBoss,
   'send' | 'work' | 'offWork' | 'complete' | 'createQueue' | 'updateQueue' | 'getQueue' | 'getJobById'
->;
+> &
+  // Optional, so objects shaped for the rest still fit: only `stats()` reads pg-boss's database.
+  Partial<Pick<PgBoss, 'getDb'>>;
 
 /**
  * The pg-boss job id for a delivery id: a UUID made from the SHA-256 of the id's UTF-16 code
@@ -75,6 +78,8 @@ export interface PgBossQueueOptions {
    * default (10 attempts, 1 s first delay).
    */
   retry?: RetryOptions;
+  /** The schema pg-boss was started with (its `schema` option), which `stats()` reads. Default `pgboss`, as pg-boss's. */
+  schema?: string;
 }
 
 /**
@@ -82,6 +87,10 @@ export interface PgBossQueueOptions {
  * queue with the job id {@link pgBossJobId} of its delivery id; a send that finds that job
  * (pg-boss inserts nothing) is answered as a duplicate. Creates the queue and its dead-letter
  * queue (`<name>_dead`) when missing.
+ *
+ * `stats()` (for `openTelemetry({ queue })`), one query on pg-boss's job table: `depth` counts
+ * the jobs in the states `created` and `retry`; `oldestAgeSeconds` is the age of the oldest
+ * one whose `start_after` has passed. Give `schema` when pg-boss runs in another schema.
  *
  * @example
  * ```ts
@@ -119,6 +128,7 @@ export function pgBossQueue(boss: PgBossLike, queueName: string, options: PgBoss
         await new Promise((resolve) => setTimeout(resolve, POLL_MS));
       }
     },
+    stats: pgBossStats(boss, queueName, options.schema ?? DEFAULT_PG_BOSS_SCHEMA),
   };
 }
 

@@ -70,6 +70,38 @@ export interface DeliveryQueue {
    * Optional: without it the receiver always answers `queued`.
    */
   waitForResult?(delivery: QueuedDelivery, options: { timeoutMs: number }): Promise<JobResult | undefined>;
+  /**
+   * How far behind the workers are, read from the engine when a metric reader collects
+   * (`openTelemetry({ queue })` reports it as `webhook.queue.depth` and
+   * `webhook.queue.oldest_age`). Optional: `bullmqQueue` and `pgBossQueue` have it;
+   * `cloudflareQueue` has not, as a Worker's Queue binding cannot read its queue's backlog
+   * (Cloudflare's dashboard and GraphQL Analytics API can).
+   */
+  stats?(): Promise<QueueStats>;
+}
+
+/**
+ * A queue's backlog, from {@link DeliveryQueue.stats}. The engine's own counts: the same in
+ * every process that reads them, so dashboards take their maximum, not their sum.
+ *
+ * @example
+ * ```ts
+ * const { depth, oldestAgeSeconds } = await bullmqQueue(queue).stats!();
+ * if ((oldestAgeSeconds ?? 0) > 600) console.warn(`${depth} jobs wait; the oldest for ${oldestAgeSeconds} s`);
+ * ```
+ */
+export interface QueueStats {
+  /**
+   * Jobs no worker has taken yet: those ready to run and retries waiting out their delay
+   * (BullMQ: wait, paused, prioritized and delayed; pg-boss: created and retry). Running jobs
+   * and dead letters are not counted.
+   */
+  depth: number;
+  /**
+   * How long the job next in line has waited since it was enqueued, in seconds: the oldest job
+   * ready to run (a retry still waiting out its delay is not ready). Undefined when none is.
+   */
+  oldestAgeSeconds: number | undefined;
 }
 
 /**

@@ -136,7 +136,7 @@ describe('openTelemetry() with the global providers', () => {
     expect(instrumentation.startDelivery(start)).toBeDefined();
   });
 
-  it('workers: webhook.process is a CONSUMER span linked to the webhook.receive that wrote the job', () => {
+  it('workers: webhook.process is a CONSUMER span linked to the PRODUCER span webhook.enqueue, a child of webhook.receive', () => {
     const exporter = new InMemorySpanExporter();
     const provider = new NodeTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] });
     provider.register();
@@ -148,10 +148,14 @@ describe('openTelemetry() with the global providers', () => {
     expect(Object.keys(carrier)).toContain('traceparent');
     const processed = instrumentation.startDelivery({ kind: 'process', receivedAt: Date.now(), carrier })!;
     processed.end({ outcome: 'processed', status: 200 });
-    const [receive, process] = exporter.getFinishedSpans();
+    const [enqueue, receive, process] = exporter.getFinishedSpans();
     expect(receive!.name).toBe('webhook.receive');
+    expect(enqueue!.name).toBe('webhook.enqueue');
+    expect(enqueue!.kind).toBe(SpanKind.PRODUCER);
+    expect(enqueue!.parentSpanContext?.spanId).toBe(receive!.spanContext().spanId);
+    expect(enqueue!.attributes['webhook.outcome']).toBe('queued');
     expect(process!.name).toBe('webhook.process');
     expect(process!.kind).toBe(SpanKind.CONSUMER);
-    expect(process!.links.map((link) => link.context.spanId)).toEqual([receive!.spanContext().spanId]);
+    expect(process!.links.map((link) => link.context.spanId)).toEqual([enqueue!.spanContext().spanId]);
   });
 });

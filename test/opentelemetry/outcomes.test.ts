@@ -153,6 +153,13 @@ describe('openTelemetry(): one span and one count per delivery, through handle()
     await r.handle(signDelivery({ token, payload, deliveryId: 'd-queued' }));
     expect(named('webhook.receive').map((span) => span.attributes['webhook.outcome'])).toEqual(['queued', 'duplicate']);
     expect(named('webhook.handler')).toHaveLength(0);
+    // The enqueue's own PRODUCER span, whose context the job carries to the worker.
+    const enqueues = named('webhook.enqueue');
+    expect(enqueues.map((span) => [span.kind, span.attributes['webhook.outcome']])).toEqual([
+      [SpanKind.PRODUCER, 'queued'],
+      [SpanKind.PRODUCER, 'duplicate'],
+    ]);
+    expect(enqueues[0]!.attributes['webhook.delivery_id']).toBe('d-queued');
   });
 
   it('refused: the code and status, the unverified delivery id, and no error status', async () => {

@@ -1,5 +1,5 @@
 import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
-import { type Attributes, context } from '@opentelemetry/api';
+import { type Attributes, context, propagation, trace } from '@opentelemetry/api';
 import {
   type DataPoint,
   type Histogram,
@@ -13,6 +13,7 @@ import {
   type ReadableSpan,
   SimpleSpanProcessor,
 } from '@opentelemetry/sdk-trace-base';
+import { NodeTracerProvider } from '@opentelemetry/sdk-trace-node';
 
 /** A reader that exports nowhere: tests collect from it when they want to look. */
 class CollectingReader extends MetricReader {
@@ -78,6 +79,18 @@ export function enableContext(): () => void {
   };
 }
 
+/**
+ * The W3C propagators, registered globally as the Node SDK registers them: without one a
+ * queued job carries no trace context, and the worker's span has nothing to link to.
+ */
+export function enablePropagation(): () => void {
+  new NodeTracerProvider().register({ contextManager: null });
+  return () => {
+    propagation.disable();
+    trace.disable();
+  };
+}
+
 /** Everything a span holds as text, for the secrets scan. */
 export function spanText(span: ReadableSpan): string {
   return JSON.stringify({
@@ -89,3 +102,22 @@ export function spanText(span: ReadableSpan): string {
     resource: span.resource.attributes,
   });
 }
+
+/** An article every text of which is secret: no span, attribute or metric may carry any of it. */
+export const embargoedArticle = {
+  id: 'article-embargoed-1',
+  title: 'Quarterly numbers nobody may see yet',
+  slug: 'quarterly-numbers-embargoed',
+  excerpt: 'Embargoed excerpt: revenue up 41 percent',
+  content_markdown: 'Embargoed body text with the merger name Blue Heron',
+  content_html: '<p>Embargoed body text with the merger name Blue Heron</p>',
+};
+
+/** The texts of {@link embargoedArticle} a scan looks for, fragments included. */
+export const embargoedTexts = [
+  embargoedArticle.title,
+  embargoedArticle.slug,
+  embargoedArticle.excerpt,
+  'Blue Heron',
+  'revenue up 41',
+];

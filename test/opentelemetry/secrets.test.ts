@@ -2,19 +2,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createReceiver, memoryDedupStore, type WebhookHandlers } from 'webhook-cms-receiver';
 import { openTelemetry } from 'webhook-cms-receiver/opentelemetry';
 import { articleSyncPayload, articleTrashPayload, signDelivery } from 'webhook-cms-receiver/testing';
-import { enableContext, memorySdk, spanText } from './sdk.js';
+import { embargoedArticle, embargoedTexts, enableContext, memorySdk, spanText } from './sdk.js';
 
 const token = 'whk_otel_secret_token_e93a7c51';
 const otherToken = 'whk_otel_other_token_77d0b2f4';
-const article = {
-  id: 'article-embargoed-1',
-  title: 'Quarterly numbers nobody may see yet',
-  slug: 'quarterly-numbers-embargoed',
-  excerpt: 'Embargoed excerpt: revenue up 41 percent',
-  content_markdown: 'Embargoed body text with the merger name Blue Heron',
-  content_html: '<p>Embargoed body text with the merger name Blue Heron</p>',
-};
-const secrets = [token, otherToken, article.title, article.slug, article.excerpt, 'Blue Heron', 'revenue up 41'];
+const article = embargoedArticle;
+const secrets = [token, otherToken, ...embargoedTexts];
 
 let disableContext: () => void;
 beforeAll(() => {

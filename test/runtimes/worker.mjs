@@ -1,21 +1,66 @@
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { rootDir, runtimesDir } from './install.mjs';
+import { cpSync, mkdtempSync, readFileSync, realpathSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { isAbsolute, join, relative, sep } from 'node:path';
+import { linkPackageInto, rootDir, runtimesDir } from './install.mjs';
 import { startProcess } from './processes.mjs';
 import { node22 } from './runtimes.mjs';
 
-const wranglerToml = join(rootDir, 'examples', 'cloudflare-worker', 'wrangler.toml');
+const starterDir = join(rootDir, 'examples', 'cloudflare-worker');
 
 /**
- * Reads the example's wrangler.toml and refuses any config that would turn nodejs_compat on:
- * the matrix exists to prove a Worker without it.
+ * Copies examples/cloudflare-worker out of the repository, as a user copies it (without
+ * node_modules and what its .gitignore names), and links the BUILT package into the copy's
+ * node_modules: a copy that imported anything from the repository would not bundle.
+ *
+ * @example
+ * ```js
+ * const starter = copyStarterOut();
+ * const { main } = readWranglerConfig(starter.dir);
+ * starter.remove();
+ * ```
+ */
+export function copyStarterOut() {
+  const ignored = [
+    'node_modules',
+    ...readFileSync(join(starterDir, '.gitignore'), 'utf8')
+      .split('\n')
+      .map((line) => line.trim().replace(/^\/|\/$/g, ''))
+      .filter((line) => line !== '' && !line.startsWith('#')),
+  ];
+  const base = realpathSync(mkdtempSync(join(tmpdir(), 'starter-cloudflare-worker-')));
+  const remove = () => rmSync(base, { recursive: true, force: true });
+  try {
+    const outside = relative(realpathSync(rootDir), base);
+    if (!outside.startsWith('..') && !isAbsolute(outside))
+      throw new Error(`the temporary folder ${base} is inside the repository; set TMPDIR to a folder outside it`);
+    const dir = join(base, 'cloudflare-worker');
+    cpSync(starterDir, dir, {
+      recursive: true,
+      filter: (path) =>
+        !relative(starterDir, path)
+          .split(sep)
+          .some((part) => ignored.includes(part)),
+    });
+    linkPackageInto(dir);
+    return { dir, remove };
+  } catch (error) {
+    remove();
+    throw error;
+  }
+}
+
+/**
+ * Reads the example's wrangler.toml (in the repository, or in the copy `dir`) and refuses any
+ * config that would turn nodejs_compat on: the matrix exists to prove a Worker without it.
+ * Its Durable Object bindings and queues come back as miniflare's options.
  *
  * @example
  * ```js
  * const { compatibilityDate } = readWranglerConfig();
  * ```
  */
-export function readWranglerConfig() {
+export function readWranglerConfig(dir = starterDir) {
+  const wranglerToml = join(dir, 'wrangler.toml');
   const settings = readFileSync(wranglerToml, 'utf8')
     .split('\n')
     .filter((line) => !line.trimStart().startsWith('#'))
@@ -27,9 +72,47 @@ export function readWranglerConfig() {
     throw new Error(`${wranglerToml} sets compatibility flags; the example must run without nodejs_compat`);
   return {
     compatibilityDate: date,
-    main: join(rootDir, 'examples', 'cloudflare-worker', main),
-    durableObjects: durableObjectsOf(settings),
+    main: join(dir, main),
+    durableObjects: durableObjectsOf(settings, wranglerToml),
+    ...queuesOf(settings, wranglerToml),
   };
+}
+
+/**
+ * The `[[queues.producers]]` and `[[queues.consumers]]` of a wrangler.toml as miniflare's
+ * `queueProducers` (binding → queue) and `queueConsumers` (queue → `maxRetries`,
+ * `deadLetterQueue`, `maxBatchSize`; `maxBatchTimeout` is the caller's, to keep tests fast).
+ */
+function queuesOf(settings, wranglerToml) {
+  const queueProducers = {};
+  for (const entry of tableArray(settings, 'queues.producers')) {
+    if (!entry.binding || !entry.queue)
+      throw new Error(`${wranglerToml}: a [[queues.producers]] needs binding and queue`);
+    queueProducers[entry.binding] = { queueName: entry.queue };
+  }
+  const queueConsumers = {};
+  for (const entry of tableArray(settings, 'queues.consumers')) {
+    if (!entry.queue) throw new Error(`${wranglerToml}: a [[queues.consumers]] needs queue`);
+    queueConsumers[entry.queue] = {
+      ...(entry.max_retries === undefined ? {} : { maxRetries: Number(entry.max_retries) }),
+      ...(entry.dead_letter_queue === undefined ? {} : { deadLetterQueue: entry.dead_letter_queue }),
+      ...(entry.max_batch_size === undefined ? {} : { maxBatchSize: Number(entry.max_batch_size) }),
+    };
+  }
+  return { queueProducers, queueConsumers };
+}
+
+/** Each `[[name]]` table of the (comment-free) settings, as key → value (quotes taken off strings). */
+function tableArray(settings, name) {
+  const header = new RegExp(`^\\[\\[${name.replace('.', '\\.')}\\]\\]\\n((?:[a-z_]+\\s*=.*\\n?)+)`, 'gm');
+  return [...settings.matchAll(header)].map(([, block]) =>
+    Object.fromEntries(
+      [...block.matchAll(/^([a-z_]+)\s*=\s*(.+?)\s*$/gm)].map(([, key, value]) => [
+        key,
+        value.replace(/^"(.*)"$/, '$1'),
+      ]),
+    ),
+  );
 }
 
 /**
@@ -37,7 +120,7 @@ export function readWranglerConfig() {
  * option: binding name → class, on the SQLite backend when a migration lists the class in
  * `new_sqlite_classes`.
  */
-function durableObjectsOf(settings) {
+function durableObjectsOf(settings, wranglerToml) {
   const sqlite = [...settings.matchAll(/^new_sqlite_classes\s*=\s*\[([^\]]*)\]/gm)].flatMap(([, list]) =>
     [...list.matchAll(/"([^"]+)"/g)].map(([, name]) => name),
   );
@@ -55,7 +138,10 @@ function durableObjectsOf(settings) {
 /**
  * Bundles a Worker module as wrangler would (esbuild, `workerd`/`worker`/`browser` conditions,
  * no Node built-ins), loads it into workerd through miniflare (without nodejs_compat unless
- * `compatibilityFlags` say so), and resolves to its URL, workerd's version and a `stop()`.
+ * `compatibilityFlags` say so), and resolves to its URL, workerd's version, `output()` (what
+ * the host printed so far: the Worker's console.log lines among it) and a `stop()`.
+ * `queueProducers` and `queueConsumers` are miniflare's options; `tap` adds a second Worker
+ * under `/__tap/` (worker-host.mjs) that sends raw messages to queues and reads others.
  *
  * @example
  * ```js
@@ -67,7 +153,15 @@ function durableObjectsOf(settings) {
 export async function hostWorker(
   name,
   entry,
-  { compatibilityDate, bindings = {}, compatibilityFlags = [], durableObjects = {} },
+  {
+    compatibilityDate,
+    bindings = {},
+    compatibilityFlags = [],
+    durableObjects = {},
+    queueProducers,
+    queueConsumers,
+    tap,
+  },
 ) {
   const { build } = await import('esbuild');
   const outfile = join(runtimesDir, 'node_modules', '.cache', 'workers', name, 'worker.js');
@@ -95,6 +189,7 @@ export async function hostWorker(
       JSON.stringify(bindings),
       compatibilityFlags.join(','),
       JSON.stringify(durableObjects),
+      JSON.stringify({ queueProducers, queueConsumers, tap }),
     ],
     {
       cwd: runtimesDir,
@@ -102,5 +197,5 @@ export async function hostWorker(
     },
   );
   const { url, workerd } = JSON.parse(host.match[1]);
-  return { url, workerd, stop: host.stop };
+  return { url, workerd, output: host.output, stop: host.stop };
 }

@@ -72,8 +72,10 @@ function webhookFor(env: Env): Handler {
       // Every isolate and every location deduplicates as one, through the Durable Objects.
       dedup: durableObjectDedupStore(env.WEBHOOK_DEDUP),
       // A sync retried after a newer sync or a trash is answered `stale` and not run: a
-      // trashed article never comes back.
-      ordering: true,
+      // trashed article never comes back. Ordering applies where the handlers run: here when
+      // they run inline; in queue mode, in the consumer (queueConsumer's `ordering: true`
+      // above), as createReceiver refuses `ordering` with a `queue`.
+      ordering: !env.WEBHOOKS,
       // Queue mode when the queue is bound: answered {"ok":true,"queued":true} once enqueued.
       queue: env.WEBHOOKS ? cloudflareQueue(env.WEBHOOKS) : undefined,
     });

@@ -91,6 +91,18 @@ for (const { key, conditions } of entries) {
     );
   }
 }
+// A class the core defines must exist once: a CommonJS entry that bundles its own copy gives
+// users two WebhookError classes, and `instanceof` fails across them.
+const CORE_CLASSES = /\b(?:class (WebhookError|JobFailure)\b|(WebhookError|JobFailure)\d* = class\b)/;
+for (const { key, conditions } of entries) {
+  const file = conditions.require?.default;
+  if (key === '.' || !file || !existsSync(join(root, file))) continue;
+  const copied = readFileSync(join(root, file), 'utf8').match(CORE_CLASSES);
+  if (copied)
+    fail(
+      `${file} carries its own copy of the core's ${copied[1] ?? copied[2]}: import it (and what uses it) from '${pkg.name}', not by a relative path into src/`,
+    );
+}
 for (const [name, file] of Object.entries(typeof pkg.bin === 'string' ? { [pkg.name]: pkg.bin } : (pkg.bin ?? {}))) {
   const text = existsSync(join(root, file)) ? readFileSync(join(root, file), 'utf8') : '';
   if (text.startsWith('#!')) ok(`bin ${name} → ${file}`);

@@ -22,8 +22,13 @@ import {
   Worker,
   type WorkerOptions as BullWorkerOptions,
 } from 'bullmq';
-import { isJobFailure, type JobSource } from '../queue/job-source.js';
-import type { DeliveryQueue, JobResult, QueuedDelivery } from '../receiver/queue-types.js';
+import {
+  type DeliveryQueue,
+  isJobFailure,
+  type JobResult,
+  type JobSource,
+  type QueuedDelivery,
+} from 'webhook-cms-receiver';
 import { sha256Hex } from '../queue/ids.js';
 import { bullmqStats } from './stats.js';
 

@@ -1,5 +1,5 @@
 import type { Queue } from 'bullmq';
-import type { QueueStats } from '../receiver/queue-types.js';
+import type { QueueStats } from 'webhook-cms-receiver';
 
 /** The states of jobs no worker has taken: ready ones (wait, paused, prioritized) and retries in backoff (delayed). */
 const WAITING = ['wait', 'paused', 'prioritized', 'delayed'] as const;

@@ -1,6 +1,13 @@
-import { isJobFailure, type JobSource, type SourceJob } from '../queue/job-source.js';
-import { startWorker, type WorkerOptions } from '../queue/worker.js';
-import type { DeliveryQueue, JobResult, QueuedDelivery } from '../receiver/queue-types.js';
+import {
+  type DeliveryQueue,
+  isJobFailure,
+  type JobResult,
+  type JobSource,
+  type QueuedDelivery,
+  type SourceJob,
+  startWorker,
+  type WorkerOptions,
+} from 'webhook-cms-receiver';
 
 // The few members of the Queues API this entry uses, typed here so the package needs neither
 // `@cloudflare/workers-types` nor `cloudflare:workers`; the runtime's objects fit these shapes.

@@ -16,9 +16,16 @@
  * @module webhook-cms-receiver/pg-boss
  */
 import type PgBoss from 'pg-boss';
-import { isJobFailure, type JobSource } from '../queue/job-source.js';
-import { DEFAULT_RETRY, type RetryOptions, type RetryPolicy } from '../queue/retry.js';
-import type { DeliveryQueue, JobResult, QueuedDelivery } from '../receiver/queue-types.js';
+import {
+  DEFAULT_RETRY,
+  type DeliveryQueue,
+  isJobFailure,
+  type JobResult,
+  type JobSource,
+  type QueuedDelivery,
+  type RetryOptions,
+  type RetryPolicy,
+} from 'webhook-cms-receiver';
 import { sha256Hex } from '../queue/ids.js';
 import { DEFAULT_PG_BOSS_SCHEMA, pgBossStats } from './stats.js';
 

@@ -1,5 +1,5 @@
 import type PgBoss from 'pg-boss';
-import type { QueueStats } from '../receiver/queue-types.js';
+import type { QueueStats } from 'webhook-cms-receiver';
 
 /** pg-boss's default schema, as `new PgBoss()` uses it. */
 export const DEFAULT_PG_BOSS_SCHEMA = 'pgboss';

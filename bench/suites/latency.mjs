@@ -4,10 +4,14 @@
 // The server runs in a child process pinned to its own core where taskset exists.
 
 import { once } from 'node:events';
-import { Agent, request } from 'node:http';
+import { Agent } from 'node:http';
 import { articleBody, signedDelivery } from '../lib/deliveries.mjs';
 import { median } from '../lib/measure.mjs';
+import { percentile, timedRequest } from '../lib/timed-request.mjs';
 import { forkPinned } from '../lib/pinning.mjs';
+
+/** Every route answers a good delivery with ok. */
+const OK = (text) => text.includes('"ok":true');
 
 /** The first route is the baseline; `target` marks the ones the ≤ 0.90× target applies to. */
 export const LATENCY_ROUTES = [
@@ -17,47 +21,6 @@ export const LATENCY_ROUTES = [
   { name: 'reference: hand-written, hashing and decoding while streaming', path: '/by-hand' },
   { name: 'reference: read and discard (the transfer alone)', path: '/drain' },
 ];
-
-const CHUNK = 64 * 1024;
-
-/** Writes the body whole, or in 64 KiB chunks at `mbps` megabits per second, as a link would deliver it. */
-async function writeBody(req, body, mbps) {
-  if (!mbps) return void req.end(body);
-  const start = process.hrtime.bigint();
-  const nsPerChunk = (CHUNK * 8 * 1000) / mbps;
-  for (let offset = 0, k = 1; offset < body.length; offset += CHUNK, k++) {
-    req.write(body.subarray(offset, offset + CHUNK));
-    // This process has a core of its own, so waiting by polling costs the server nothing.
-    while (Number(process.hrtime.bigint() - start) < k * nsPerChunk) await new Promise(setImmediate);
-  }
-  req.end();
-}
-
-/** Milliseconds from the start of the request to the end of its answer. */
-function timeOne({ port, agent, mbps }, delivery, path) {
-  const { host, ...headers } = delivery.headers;
-  return new Promise((resolve, reject) => {
-    const start = process.hrtime.bigint();
-    const req = request({ host: '127.0.0.1', port, path, method: 'POST', headers, agent }, (res) => {
-      let text = '';
-      res.setEncoding('utf8');
-      res.on('data', (chunk) => (text += chunk));
-      res.on('end', () => {
-        const ms = Number(process.hrtime.bigint() - start) / 1e6;
-        if (res.statusCode !== 200 || !text.includes('"ok":true'))
-          reject(new Error(`${path}: ${res.statusCode} ${text}`));
-        else resolve(ms);
-      });
-    });
-    req.on('error', reject);
-    writeBody(req, delivery.body, mbps).catch(reject);
-  });
-}
-
-function percentile(values, p) {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
-}
 
 /**
  * Interleaved rounds: each round sends `requests` deliveries to every route in turn (the order
@@ -75,13 +38,15 @@ export async function latencySuite({ rounds, requests, mbps = 0, size = 1024 * 1
     const timestamp = Math.floor(Date.now() / 1000);
     // Same body and signature under fresh delivery ids: the adapters' dedup sees every request as new.
     const fresh = () => signedDelivery(body, { timestamp });
-    for (const { path } of LATENCY_ROUTES) for (let i = 0; i < 10; i++) await timeOne(client, fresh(), path);
+    for (const { path } of LATENCY_ROUTES)
+      for (let i = 0; i < 10; i++) await timedRequest(client, fresh(), { path, accepts: OK });
     const stats = LATENCY_ROUTES.map(() => []);
     for (let round = 0; round < rounds; round++) {
       for (let k = 0; k < LATENCY_ROUTES.length; k++) {
         const index = (k + round) % LATENCY_ROUTES.length;
         const times = [];
-        for (let i = 0; i < requests; i++) times.push(await timeOne(client, fresh(), LATENCY_ROUTES[index].path));
+        for (let i = 0; i < requests; i++)
+          times.push(await timedRequest(client, fresh(), { path: LATENCY_ROUTES[index].path, accepts: OK }));
         stats[index].push({ p50: percentile(times, 50), p90: percentile(times, 90), p99: percentile(times, 99) });
       }
     }

@@ -19,41 +19,17 @@
 
 import { fork } from 'node:child_process';
 import { once } from 'node:events';
-import { Agent, createServer, request } from 'node:http';
+import { Agent, createServer } from 'node:http';
 import { createReceiver } from 'webhook-cms-receiver';
 import { webhookHandler } from 'webhook-cms-receiver/node';
 import { freshDeliveries, TOKEN } from '../lib/deliveries.mjs';
 import { median } from '../lib/measure.mjs';
+import { percentile, timedRequest } from '../lib/timed-request.mjs';
 import { table } from '../lib/report.mjs';
 import { startRedis } from '../lib/services.mjs';
 
 const WORKER = new URL('./queue-worker.mjs', import.meta.url);
 const SIZE = 1024;
-
-function percentile(values, p) {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
-}
-
-/** Milliseconds from the start of the request to the end of its answer; the answer must be `expected`. */
-function timeOne({ port, agent }, delivery, path, expected) {
-  const { host, ...headers } = delivery.headers;
-  return new Promise((resolve, reject) => {
-    const start = process.hrtime.bigint();
-    const req = request({ host: '127.0.0.1', port, path, method: 'POST', headers, agent }, (res) => {
-      let text = '';
-      res.setEncoding('utf8');
-      res.on('data', (chunk) => (text += chunk));
-      res.on('end', () => {
-        const ms = Number(process.hrtime.bigint() - start) / 1e6;
-        if (res.statusCode !== 200 || text !== expected) reject(new Error(`${path}: ${res.statusCode} ${text}`));
-        else resolve(ms);
-      });
-    });
-    req.on('error', reject);
-    req.end(delivery.body);
-  });
-}
 
 function connectionOf(url) {
   const { hostname, port } = new URL(url);
@@ -106,7 +82,8 @@ async function latencyPart({ redisUrl, Queue, Redis, bullmqQueue, redisDedupStor
   try {
     // Warm-up: compiles the paths, loads BullMQ's and the store's scripts, opens the socket.
     for (const route of routes)
-      for (const delivery of freshDeliveries(SIZE, 20)) await timeOne(client, delivery, route.path, route.expected);
+      for (const delivery of freshDeliveries(SIZE, 20))
+        await timedRequest(client, delivery, { path: route.path, accepts: (text) => text === route.expected });
     const stats = routes.map(() => []);
     for (let round = 0; round < rounds; round++) {
       for (let k = 0; k < routes.length; k++) {
@@ -114,7 +91,7 @@ async function latencyPart({ redisUrl, Queue, Redis, bullmqQueue, redisDedupStor
         const { path, expected } = routes[index];
         const times = [];
         for (const delivery of freshDeliveries(SIZE, requests))
-          times.push(await timeOne(client, delivery, path, expected));
+          times.push(await timedRequest(client, delivery, { path, accepts: (text) => text === expected }));
         stats[index].push({ p50: percentile(times, 50), p99: percentile(times, 99) });
       }
     }

@@ -106,4 +106,17 @@ describe('openTelemetry({ queue }): the queue gauges', () => {
     await first.shutdown();
     await second.shutdown();
   });
+
+  it('gives up on a stats() that hangs after 5 s and reports nothing for that collection', async () => {
+    const sdk = memorySdk();
+    openTelemetry({ ...sdk.providers, queue: { stats: () => new Promise<QueueStats>(() => undefined) } });
+    const started = Date.now();
+    const depth = await sdk.points('webhook.queue.depth');
+    const waited = Date.now() - started;
+    expect(depth.points).toEqual([]);
+    expect(waited).toBeGreaterThanOrEqual(4900);
+    expect(waited).toBeLessThan(9000);
+    await sdk.shutdown();
+  }, 15_000);
 });
+

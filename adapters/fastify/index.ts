@@ -130,7 +130,8 @@ export async function webhookPlugin(scope: FastifyScope, options: WebhookPluginO
   const { receiver, handlers, path = '/webhook' } = options;
   // Only inside this plugin's scope, which Fastify keeps apart from the app's.
   scope.removeAllContentTypeParsers();
-  scope.addContentTypeParser('*', leaveUnread);
+  // JSON by name as well: Fastify caches a named type's parser, and looks the catch-all up anew each time.
+  for (const type of ['*', 'application/json']) scope.addContentTypeParser(type, leaveUnread);
   scope.all(path, webhookHandler(receiver, handlers));
 }
 

@@ -55,7 +55,8 @@ export function koaAdapterRequest(ctx: KoaContextLike, hints: ParserHints): Adap
   const unparsed = typeof body === 'object' && body !== null ? (body as Record<symbol, unknown>)[UNPARSED] : undefined;
   // The parsers decode the bytes as UTF-8 (their default), which the core encodes back exactly.
   const kept = () => keptRaw(rawBody, body instanceof Uint8Array ? body : undefined, unparsed);
-  return nodeAdapterRequest(ctx.req, { ...hints, keptBody: kept });
+  // Spelled out: a spread with a property after it costs a microsecond a request on Node 20.
+  return nodeAdapterRequest(ctx.req, { parser: hints.parser, fix: hints.fix, keptBody: kept });
 }
 
 /**

@@ -51,10 +51,8 @@ export interface NodeAdapterOptions extends ParserHints {
  * ```
  */
 export function keptRaw(...places: unknown[]): Uint8Array | string | undefined {
-  return places.find((place) => typeof place === 'string' || place instanceof Uint8Array) as
-    | Uint8Array
-    | string
-    | undefined;
+  for (const place of places) if (typeof place === 'string' || place instanceof Uint8Array) return place;
+  return undefined;
 }
 
 /**

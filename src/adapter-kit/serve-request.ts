@@ -2,12 +2,19 @@ import { WebhookError } from '../errors/webhook-error.js';
 import type { WebhookEvent } from '../events/types.js';
 import { ASCII_DIGITS, headerLookup, type HeadersInput } from '../input/headers.js';
 import { describeThrown } from '../internal/describe.js';
-import type { AdmittedRequest, RefusedRequest } from '../receiver/admission.js';
+import type { AdmittedRequest, BodyHasher, RefusedRequest } from '../receiver/admission.js';
 import type { Receiver } from '../receiver/create-receiver.js';
 import type { WebhookHandlers } from '../receiver/handlers.js';
 import { type AfterAnswer, type HttpAnswer, toHttp } from './http-answer.js';
 import { decodeBase64 } from './base64.js';
-import { type BodyStream, type FetchBody, isFetchBody, readFetchBody, readLimited } from './read-body.js';
+import {
+  type BodyStream,
+  type ChunkListener,
+  type FetchBody,
+  isFetchBody,
+  readFetchBody,
+  readLimited,
+} from './read-body.js';
 
 /**
  * A body an adapter can hand over: already read, still a stream, a whole Fetch `Request`
@@ -134,7 +141,7 @@ async function readRequest(receiver: Receiver, admission: AdmittedRequest, reque
   try {
     if (typeof body === 'string' || body instanceof Uint8Array) bytes = body;
     else if (isFetchBody(body)) bytes = await readFetchBody(body, receiver.maxBodyBytes);
-    else bytes = await readLimited(body, receiver.maxBodyBytes, hashWhileReading(admission));
+    else bytes = await readLimited(body, receiver.maxBodyBytes, hashWhileReading(admission, request.headers));
   } catch (cause) {
     // Only now, after a failure: on some hosts (@hono/node-server) merely reading `.body`
     // builds a web stream, which would cost every delivery more than its HMAC.
@@ -186,8 +193,18 @@ function utf8Length(text: string): number {
 /**
  * A streamed body feeds the HMAC chunk by chunk as it arrives, so verification ends with the
  * last byte; the admission was made after the token check, so no unauthenticated body is hashed.
+ * A body that arrives whole in its first chunk (its declared `Content-Length`, as a small
+ * delivery does) gains nothing from that: no HMAC is started for it, and the core hashes it
+ * once read, with the provider's cheapest HMAC for its size.
  */
-function hashWhileReading(admission: AdmittedRequest): ((chunk: Uint8Array) => void) | undefined {
-  const hasher = admission.bodyHasher?.();
-  return hasher && ((chunk) => hasher.update(chunk));
+function hashWhileReading(admission: AdmittedRequest, headers: HeadersInput): ChunkListener | undefined {
+  if (!admission.bodyHasher) return undefined;
+  let hasher: BodyHasher | undefined | null = null;
+  return (chunk) => {
+    if (hasher === null) {
+      if (String(chunk.byteLength) === headerLookup(headers)('content-length')) return void (hasher = undefined);
+      hasher = admission.bodyHasher?.();
+    }
+    hasher?.update(chunk);
+  };
 }

@@ -1,0 +1,77 @@
+import { describe, expect, it } from 'vitest';
+import { type CryptoProvider, createReceiver, nodeCryptoProvider, serveRequest } from 'webhook-cms-receiver';
+import { articleSyncPayload, signDelivery } from 'webhook-cms-receiver/testing';
+
+const TOKEN = 'whk_serve_request_test_token_0123456789';
+
+/** node:crypto, counting which HMAC path verified: a whole body, or one streamed in. */
+function counted() {
+  const calls = { verify: 0, stream: 0, updates: 0 };
+  const inner = nodeCryptoProvider();
+  const crypto: CryptoProvider = {
+    name: inner.name,
+    hmacSha256(secret) {
+      const hmac = inner.hmacSha256(secret);
+      return {
+        verify(prefix, body, expected) {
+          calls.verify++;
+          return hmac.verify(prefix, body, expected);
+        },
+        stream(prefix) {
+          calls.stream++;
+          const streamed = hmac.stream!(prefix);
+          return {
+            update(chunk: Uint8Array) {
+              calls.updates++;
+              streamed.update(chunk);
+            },
+            matches: (expected: Uint8Array) => streamed.matches(expected),
+          };
+        },
+      };
+    },
+  };
+  return { calls, receiver: createReceiver({ token: TOKEN, dedup: false, crypto }) };
+}
+
+async function* chunked(parts: Uint8Array[]): AsyncGenerator<Uint8Array> {
+  for (const part of parts) yield part;
+}
+
+describe('serveRequest on a streamed body', () => {
+  const delivery = signDelivery({ token: TOKEN, payload: articleSyncPayload() });
+  const bytes = new TextEncoder().encode(delivery.body as string);
+  const declared = { ...delivery.headers, 'Content-Length': String(bytes.byteLength) };
+  const halves = [bytes.subarray(0, 100), bytes.subarray(100)];
+  const serve = (
+    receiver: ReturnType<typeof counted>['receiver'],
+    headers: Record<string, string>,
+    parts: Uint8Array[],
+  ) => serveRequest(receiver, { method: 'POST', headers, body: () => chunked(parts) }, { 'article.sync': () => {} });
+
+  it('hashes a body that arrives whole in its first chunk once read, starting no streamed HMAC', async () => {
+    const { calls, receiver } = counted();
+    expect((await serve(receiver, declared, [bytes])).status).toBe(200);
+    expect(calls).toEqual({ verify: 1, stream: 0, updates: 0 });
+  });
+
+  it('feeds the HMAC from the first chunk when the body comes in several', async () => {
+    const { calls, receiver } = counted();
+    expect((await serve(receiver, declared, halves)).status).toBe(200);
+    expect(calls).toEqual({ verify: 0, stream: 1, updates: 2 });
+  });
+
+  it('streams a body with no Content-Length to compare its first chunk with', async () => {
+    const { calls, receiver } = counted();
+    expect((await serve(receiver, delivery.headers, [bytes])).status).toBe(200);
+    expect(calls).toEqual({ verify: 0, stream: 1, updates: 1 });
+  });
+
+  it('answers a bad signature the same on both paths', async () => {
+    const headers = { ...declared, 'X-Service-Signature': `sha256=${'0'.repeat(64)}` };
+    for (const parts of [[bytes], halves]) {
+      const { receiver } = counted();
+      expect((await serve(receiver, headers, parts)).status).toBe(403);
+    }
+  });
+});

@@ -145,3 +145,41 @@ describe('receiver.admit (the head of a request, before its body)', () => {
     expect(await bad.handle(body, {})).toEqual({ status: 403, body: { error: 'Invalid signature' } });
   });
 });
+
+describe('receiver.admit with odd heads', () => {
+  it('refuses a missing head with 405 rather than throwing', () => {
+    const receiver = createReceiver({ token, logger: false });
+    for (const head of [undefined, null, {}]) {
+      expect(receiver.admit(head as never)).toEqual({
+        admitted: false,
+        answer: { status: 405, body: { error: 'Method not allowed' } },
+        authenticated: false,
+      });
+    }
+  });
+
+  it('says an over-limit request without the token is not authenticated: false, not merely falsy', () => {
+    const { headers } = signDelivery({ token: 'someone-else', payload: articleSyncPayload() });
+    const admission = createReceiver({ token, logger: false, maxBodyBytes: 10 }).admit({
+      method: 'POST',
+      headers: { ...headers, 'Content-Length': '11' },
+    });
+    expect(admission.admitted).toBe(false);
+    if (admission.admitted) return;
+    expect(admission.authenticated).toBe(false);
+    expect(admission.answer.status).toBe(413);
+  });
+
+  it('gives no body hasher for a timestamp check 3 refuses: such a body is not worth hashing', () => {
+    const receiver = createReceiver({ token });
+    for (const timestamp of [undefined, '', '12a', ' 1700000000', '1e9']) {
+      const { 'X-Service-Timestamp': _t, ...headers } = signed().headers as Record<string, string>;
+      const admission = receiver.admit({
+        method: 'POST',
+        headers: timestamp === undefined ? headers : { ...headers, 'X-Service-Timestamp': timestamp },
+      });
+      if (!admission.admitted) throw new Error('expected the head to be admitted');
+      expect(admission.bodyHasher?.()).toBeUndefined();
+    }
+  });
+});

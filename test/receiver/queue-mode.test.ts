@@ -1,6 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import {
   createReceiver,
+  WebhookError,
   type DedupStore,
   type DeliveryQueue,
   type QueuedDelivery,
@@ -213,6 +214,48 @@ describe('queue mode in the core', () => {
     expect(jobs[0]!.trace).toEqual(traced);
     expect(jobs[1]).not.toHaveProperty('trace');
   });
+
+  it('answers 503 queue_unavailable whatever error the engine rejects with, keeping it as the cause', async () => {
+    const engineError = new WebhookError('invalid_payload', 'an engine that reuses our errors');
+    const onError = vi.fn();
+    const queue: DeliveryQueue = { enqueue: () => Promise.reject(engineError) };
+    expect(await createReceiver({ token, queue, onError }).handle(sync('q-14'), {})).toEqual(UNAVAILABLE);
+    expect(onError.mock.calls[0]![0]).toMatchObject({ code: 'queue_unavailable', cause: engineError });
+  });
+
+  it('keeps the store’s error as the cause of dedup_unavailable', async () => {
+    const storeError = new Error('store closed');
+    const onError = vi.fn();
+    const store = { ...memoryDedupStore(), claim: () => Promise.reject(storeError) };
+    await createReceiver({ token, queue: heldQueue().queue, dedup: store, onError }).handle(sync('q-15'), {});
+    expect(onError.mock.calls[0]![0]).toMatchObject({ code: 'dedup_unavailable', cause: storeError });
+  });
+
+  it('stops its enqueue timer once the engine took the job: the signal is never aborted afterwards', async () => {
+    let signal: AbortSignal | undefined;
+    const queue: DeliveryQueue = {
+      enqueue: async (_delivery, options) => {
+        signal = options.signal;
+      },
+    };
+    expect(await createReceiver({ token, queue, enqueueTimeoutMs: 20 }).handle(sync('q-16'), {})).toEqual(QUEUED);
+    await new Promise((resolve) => setTimeout(resolve, 60));
+    expect(signal?.aborted).toBe(false);
+  });
+
+  it('hands the store’s warning (ids dropped at its bound) to onError', async () => {
+    const onError = vi.fn();
+    const receiver = createReceiver({
+      token,
+      queue: heldQueue().queue,
+      dedup: memoryDedupStore({ maxEntries: 1 }),
+      onError,
+    });
+    for (const id of ['w-1', 'w-2', 'w-3']) expect(await receiver.handle(sync(id), {})).toEqual(QUEUED);
+    expect(onError.mock.calls.map(([error]) => (error as Error).message)).toEqual([
+      expect.stringMatching(/^memoryDedupStore dropped 1 delivery id\(s\) still inside their retention/),
+    ]);
+  });
 });
 
 describe('hybrid answers (queueWaitMs)', () => {
@@ -261,22 +304,27 @@ describe('queue mode options, refused at createReceiver with the fix', () => {
     expect(() => createReceiver({ token, queue: {} as never })).toThrow(
       /createReceiver: queue must have an enqueue\(delivery, \{ signal \}\) method, such as bullmqQueue\(queue\)/,
     );
-    expect(() => createReceiver({ token, queue: null as never })).toThrow(TypeError);
+    expect(() => createReceiver({ token, queue: null as never })).toThrow(
+      "createReceiver: queue must have an enqueue(delivery, { signal }) method, such as bullmqQueue(queue) from 'webhook-cms-receiver/bullmq' or pgBossQueue(boss, name) from 'webhook-cms-receiver/pg-boss'.",
+    );
   });
 
   it('keeps ordering for the worker', () => {
     expect(() => createReceiver({ token, queue, ordering: true })).toThrow(
-      /ordering applies where handlers run; in queue mode pass ordering: true to startWorker/,
+      'createReceiver: ordering applies where handlers run; in queue mode pass ordering: true to startWorker and leave it off the receiver.',
     );
   });
 
   it('keeps queueWaitMs from 0 to 8000 and inside the service’s 10 s with enqueueTimeoutMs', () => {
     const waiting = heldQueue({ waitForResult: async () => undefined }).queue;
-    for (const queueWaitMs of [-1, 8001, Number.NaN, '100' as never]) {
+    for (const queueWaitMs of [-1, 8001, Number.NaN, '100' as never, true as never]) {
       expect(() => createReceiver({ token, queue: waiting, queueWaitMs })).toThrow(
         /queueWaitMs must be a number from 0 to 8000, and with enqueueTimeoutMs under the service's 10 s wait/,
       );
     }
+    expect(() => createReceiver({ token, queue: waiting, queueWaitMs: 8001, enqueueTimeoutMs: 1000 })).toThrow(
+      RangeError,
+    );
     expect(() => createReceiver({ token, queue: waiting, queueWaitMs: 5000, enqueueTimeoutMs: 5000 })).toThrow(
       RangeError,
     );

@@ -175,4 +175,15 @@ describe('onRejected', () => {
       reason: 'verification failed unexpectedly: Error: provider broke',
     });
   });
+
+  it('keeps the store’s own error as the cause of what onError is told', async () => {
+    const claimError = new Error('claim lost');
+    const completeError = new Error('complete lost');
+    const onError = vi.fn();
+    const failingClaim = { ...memoryDedupStore(), claim: () => Promise.reject(claimError) };
+    await createReceiver({ token, dedup: failingClaim, onError }).handle(sync('cause-claim'), {});
+    const failingComplete = { ...memoryDedupStore(), complete: () => Promise.reject(completeError) };
+    await createReceiver({ token, dedup: failingComplete, onError }).handle(sync('cause-complete'), {});
+    expect(onError.mock.calls.map(([error]) => (error as Error).cause)).toEqual([claimError, completeError]);
+  });
 });

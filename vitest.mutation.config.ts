@@ -22,7 +22,8 @@ class FastFirst implements TestSequencer {
 /**
  * The fast suites the mutation run (`npm run test:mutation`, stryker.config.mjs) runs once per
  * mutant: the tests beside the mutated folders, test/receiver, test/property at a scaled
- * budget with a fixed seed, and the memory store's contract. No services are started.
+ * budget with a fixed seed, the memory store's contract and the telemetry outcomes. No
+ * services are started.
  * (Built by hand, not with mergeConfig, which would append to the base config's lists.)
  */
 export default defineConfig({
@@ -33,6 +34,8 @@ export default defineConfig({
       'test/receiver/**/*.test.ts',
       'test/property/**/*.test.ts',
       'test/stores/memory-contract.test.ts',
+      // The core's instrumentation hooks, through the OpenTelemetry SDK in memory.
+      'test/opentelemetry/{interface,outcomes}.test.ts',
     ],
     exclude: base.test?.exclude,
     testTimeout: base.test?.testTimeout,

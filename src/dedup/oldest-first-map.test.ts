@@ -61,4 +61,14 @@ describe('OldestFirstMap', () => {
     expect(map.size).toBe(model.length);
     expect(map.oldestKey()).toBe(model[0]);
   });
+
+  it('keeps its oldest key when a younger one is deleted', () => {
+    const map = filled(3);
+    expect(map.oldestKey()).toBe('k0');
+    map.delete('k2');
+    map.delete('k1');
+    expect(map.oldestKey()).toBe('k0');
+    expect(map.oldestValue).toBe(0);
+  });
 });
+

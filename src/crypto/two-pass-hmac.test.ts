@@ -85,6 +85,16 @@ describe('TwoPassHmac', () => {
     }
   });
 
+  it('gives the right digest for each message of one key in turn, shorter, longer and grown', () => {
+    const key = Buffer.from('whk_one_key_many_messages');
+    const hmac = new TwoPassHmac(oneShot, key);
+    for (const length of [10, 300, 10, 0, 5000, 20, 20, 9000, 3]) {
+      const body = POOL.subarray(0, length);
+      const expected = createHmac('sha256', key).update('1767225600.').update(body).digest('hex');
+      expect(hex(hmac.digest('1767225600.', body))).toBe(expected);
+    }
+  });
+
   it('agrees with createHmac over 3,000 random keys, prefixes and bodies of 0 to 70 KiB', () => {
     const next = generator(0x5eed23);
     let checked = 0;

@@ -71,4 +71,3 @@ describe('OldestFirstMap', () => {
     expect(map.oldestValue).toBe(0);
   });
 });
-

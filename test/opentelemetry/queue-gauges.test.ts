@@ -119,4 +119,3 @@ describe('openTelemetry({ queue }): the queue gauges', () => {
     await sdk.shutdown();
   }, 15_000);
 });
-

@@ -159,6 +159,7 @@ describe('log lines in detail', () => {
     await receiver.handle({ headers: withoutId, body }, {});
     expect(log.records[0]!.message).toMatch(/ \(delivery refused-id\)$/);
     expect(log.records[0]!.fields.deliveryId).toBe('refused-id');
+    expect(log.records[0]!.fields).not.toHaveProperty('omitted');
     expect(log.records[1]!.fields).not.toHaveProperty('deliveryId');
     expect(log.records[1]!.message).not.toContain('(delivery');
   });

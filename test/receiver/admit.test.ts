@@ -183,3 +183,31 @@ describe('receiver.admit with odd heads', () => {
     }
   });
 });
+
+describe('a streamed body that is not UTF-8', () => {
+  it('is refused as not UTF-8 when the stream decoded it, as when the core does', async () => {
+    const { createHmac } = await import('node:crypto');
+    const timestamp = Math.floor(Date.now() / 1000);
+    const body = Buffer.concat([
+      Buffer.from(`{"event":"test","timestamp":${timestamp},"article":null,"profile":null,"pad":"`),
+      Buffer.alloc(80 * 1024, 0x61),
+      Buffer.from([0xff]),
+      Buffer.from('"}'),
+    ]);
+    const headers = {
+      authorization: `Bearer ${token}`,
+      'x-service-timestamp': String(timestamp),
+      'x-service-signature': `sha256=${createHmac('sha256', token).update(`${timestamp}.`).update(body).digest('hex')}`,
+      'x-service-event': 'test',
+    };
+    const onRejected = vi.fn();
+    const admission = createReceiver({ token, onRejected }).admit({ method: 'POST', headers });
+    if (!admission.admitted) throw new Error('expected the head to be admitted');
+    const hasher = admission.bodyHasher?.();
+    expect(hasher).toBeDefined();
+    for (let offset = 0; offset < body.length; offset += 16 * 1024)
+      hasher!.update(body.subarray(offset, offset + 16 * 1024));
+    expect(await admission.handle(body, {})).toEqual({ status: 400, body: { error: 'Invalid payload' } });
+    expect(onRejected.mock.calls[0]![1].reason).toBe('the body is not valid UTF-8');
+  });
+});

@@ -161,7 +161,7 @@ describe('log lines in detail', () => {
     expect(log.records[0]!.fields.deliveryId).toBe('refused-id');
     expect(log.records[0]!.fields).not.toHaveProperty('omitted');
     expect(log.records[1]!.fields).not.toHaveProperty('deliveryId');
-    expect(log.records[1]!.message).not.toContain('(delivery');
+    expect(log.records[1]!.message).toBe(`refused a delivery: 401 invalid_token: ${log.records[1]!.fields.reason}`);
   });
 
   it('counts the refusals left out in the minute, exactly a minute later, and only then', async () => {
@@ -176,6 +176,11 @@ describe('log lines in detail', () => {
     await receiver.handle(wrongToken(), {});
     expect(log.lines).toHaveLength(1);
     expect(log.texts()[0]).not.toContain('more with this code');
+    // A refusal has no error object: nothing is described after the reason.
+    expect(log.texts()[0]).toMatch(
+      /^webhook-cms-receiver: refused a delivery: 401 invalid_token: [^\n]*configured tokens[^\n]*$/,
+    );
+    expect(log.texts()[0]).not.toMatch(/undefined$/);
     vi.setSystemTime(start + 60_000);
     await receiver.handle(wrongToken(), {});
     expect(log.lines).toHaveLength(2);

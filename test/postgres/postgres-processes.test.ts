@@ -2,7 +2,6 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { rmSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createReceiver } from 'webhook-cms-receiver';
@@ -10,6 +9,7 @@ import { postgresDedupStore } from 'webhook-cms-receiver/postgres';
 import { articleSyncPayload, type SignedDelivery, signDelivery } from 'webhook-cms-receiver/testing';
 import { bundleReceiver } from './child-bundle.js';
 import { describeWithServer, freshTable, openDatabase, server, type TestDatabase } from './postgres-clients.js';
+import { childLines } from '../helpers/child-lines.js';
 
 const token = 'postgres-processes-token';
 const script = fileURLToPath(new URL('./receiver-child.mjs', import.meta.url));
@@ -55,23 +55,7 @@ describeWithServer('postgresDedupStore({ transactional: true }) across processes
       },
       stdio: ['ignore', 'pipe', 'inherit'],
     });
-    const lines: string[] = [];
-    const waiters: { pattern: RegExp; resolve: (line: string) => void }[] = [];
-    createInterface({ input: child.stdout! }).on('line', (line) => {
-      lines.push(line);
-      for (const waiter of waiters.filter((w) => w.pattern.test(line))) {
-        waiters.splice(waiters.indexOf(waiter), 1);
-        waiter.resolve(line);
-      }
-    });
-    const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-    const waitFor = (pattern: RegExp) =>
-      new Promise<string>((resolve, reject) => {
-        const seen = lines.find((line) => pattern.test(line));
-        if (seen) return resolve(seen);
-        waiters.push({ pattern, resolve });
-        void exited.then(() => reject(new Error(`the child exited before printing ${pattern}: ${lines.join(' | ')}`)));
-      });
+    const { waitFor, exited } = childLines(child, 'the child');
     const started = { process: child, waitFor, exited };
     children.push(started);
     return started;

@@ -2,7 +2,6 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { createServer } from 'node:http';
-import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
@@ -19,6 +18,7 @@ import { articleSyncPayload, type SignedDelivery, signDelivery } from 'webhook-c
 import { listen, type RunningServer } from '../helpers/listen.js';
 import { type StartedPostgres, startPostgres } from '../setup/postgres.js';
 import { bullConnection, freshQueueName, redisUrl, until } from './queue-helpers.js';
+import { childLines } from '../helpers/child-lines.js';
 
 const script = fileURLToPath(new URL('./worker-process.mjs', import.meta.url));
 const built = fileURLToPath(new URL('../../dist/bullmq.js', import.meta.url));
@@ -107,23 +107,7 @@ function startWorkerProcess(name: string, env: Record<string, string>): Promise<
     env: { ...process.env, ...env, NAME: name },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
-  const waiters: Array<{ pattern: RegExp; resolve: (line: string) => void }> = [];
-  const lines: string[] = [];
-  createInterface({ input: child.stdout! }).on('line', (line) => {
-    lines.push(line);
-    for (const waiter of waiters.filter((w) => w.pattern.test(line))) {
-      waiters.splice(waiters.indexOf(waiter), 1);
-      waiter.resolve(line);
-    }
-  });
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  const waitFor = (pattern: RegExp) =>
-    new Promise<string>((resolve, reject) => {
-      const seen = lines.find((line) => pattern.test(line));
-      if (seen) return resolve(seen);
-      waiters.push({ pattern, resolve });
-      exited.then(() => reject(new Error(`worker ${name} exited before printing ${pattern}`)));
-    });
+  const { waitFor, exited } = childLines(child, `worker ${name}`);
   const stop = async () => {
     if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
     await exited;

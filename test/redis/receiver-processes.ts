@@ -1,7 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
+import { childLines } from '../helpers/child-lines.js';
 
 const script = fileURLToPath(new URL('./receiver-process.mjs', import.meta.url));
 const built = fileURLToPath(new URL('../../dist/redis.js', import.meta.url));
@@ -48,23 +48,7 @@ export async function startReceiverProcess(options: ReceiverProcessOptions): Pro
     },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
-  const lines: string[] = [];
-  const waiters: { pattern: RegExp; resolve: (line: string) => void }[] = [];
-  createInterface({ input: child.stdout! }).on('line', (line) => {
-    lines.push(line);
-    for (const waiter of waiters.filter((w) => w.pattern.test(line))) {
-      waiters.splice(waiters.indexOf(waiter), 1);
-      waiter.resolve(line);
-    }
-  });
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  const waitFor = (pattern: RegExp) =>
-    new Promise<string>((resolve, reject) => {
-      const seen = lines.find((line) => pattern.test(line));
-      if (seen) return resolve(seen);
-      waiters.push({ pattern, resolve });
-      void exited.then(() => reject(new Error(`receiver process ${name} exited before printing ${pattern}`)));
-    });
+  const { waitFor, exited } = childLines(child, `receiver process ${name}`);
   const port = (await waitFor(/^listening \d+$/)).split(' ')[1];
   return {
     name,

@@ -1,4 +1,4 @@
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -9,29 +9,11 @@ import { createReceiver, type QueueWorker, startWorker } from 'webhook-cms-recei
 import { bullmqQueue, bullmqSource } from 'webhook-cms-receiver/bullmq';
 import { redisDedupStore } from 'webhook-cms-receiver/redis';
 import { articleSyncPayload, signDelivery } from 'webhook-cms-receiver/testing';
+import { startPrivateRedis } from '../helpers/private-redis.js';
 import { freePort } from '../setup/services.js';
 import { describeWithRedis, freshQueueName, until } from './queue-helpers.js';
 
 const token = 'engine-down-token';
-
-/** A private redis-server, so this test can stop it and start it again on the same port. */
-async function startRedis(port: number, dir: string): Promise<ChildProcess> {
-  const child = spawn(
-    'redis-server',
-    ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir],
-    { stdio: ['ignore', 'pipe', 'inherit'] },
-  );
-  let log = '';
-  await new Promise<void>((resolve, reject) => {
-    // Keeps reading after ready, so redis-server never writes to a closed pipe.
-    child.stdout!.on('data', (chunk: Buffer) => {
-      log += String(chunk);
-      if (log.includes('Ready to accept connections')) resolve();
-    });
-    child.once('exit', () => reject(new Error(`redis-server exited before it was ready:\n${log}`)));
-  });
-  return child;
-}
 
 describeWithRedis("queue mode with the engine's Redis stopped and started again (BullMQ)", () => {
   const dir = mkdtempSync(`${tmpdir()}/wcr-queue-down-`);
@@ -45,7 +27,7 @@ describeWithRedis("queue mode with the engine's Redis stopped and started again 
 
   it("answers 503 within 10 s while Redis is down, and the service's retry is enqueued and handled once it is back", async () => {
     const port = await freePort();
-    redis = await startRedis(port, dir);
+    redis = await startPrivateRedis(port, dir);
     const url = `redis://127.0.0.1:${port}`;
     // What the starter recommends for the receiving side: fail at once while disconnected.
     const queue = new Queue(freshQueueName('down'), {
@@ -95,7 +77,7 @@ describeWithRedis("queue mode with the engine's Redis stopped and started again 
     expect(Date.now() - started).toBeLessThan(10_000);
     expect(effects).toEqual([]);
 
-    redis = await startRedis(port, dir);
+    redis = await startPrivateRedis(port, dir);
     // The service retries (a fresh signature, the same delivery id) until the answer is 200.
     let answer = refused;
     await until(

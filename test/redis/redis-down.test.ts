@@ -1,6 +1,5 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
-import { createServer } from 'node:net';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { Redis } from 'ioredis';
@@ -9,6 +8,8 @@ import { afterEach, expect, it } from 'vitest';
 import { createReceiver } from 'webhook-cms-receiver';
 import { redisDedupStore, type RedisClientLike } from 'webhook-cms-receiver/redis';
 import { articleSyncPayload, signDelivery } from 'webhook-cms-receiver/testing';
+import { startPrivateRedis } from '../helpers/private-redis.js';
+import { freePort } from '../setup/services.js';
 import { describeWithRedis } from './redis-clients.js';
 
 const token = 'redis-down-token';
@@ -20,39 +21,10 @@ afterEach(async () => {
     if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
 });
 
-const freePort = async () => {
-  const server = createServer().listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  const { port } = server.address() as { port: number };
-  server.close();
-  return port;
-};
-
 /** A private redis-server (the binary CI installs), so this test can stop and restart it. */
 async function startRedis(port: number): Promise<ChildProcess> {
-  const dir = mkdtempSync(`${tmpdir()}/wcr-redis-down-`);
-  const child = spawn(
-    'redis-server',
-    ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir],
-    { stdio: ['ignore', 'pipe', 'inherit'] },
-  );
+  const child = await startPrivateRedis(port, mkdtempSync(`${tmpdir()}/wcr-redis-down-`));
   children.push(child);
-  let log = '';
-  await new Promise<void>((resolve, reject) => {
-    // Keeps reading after ready, so redis-server never writes to a closed pipe.
-    child.stdout!.on('data', (chunk: Buffer) => {
-      log += String(chunk);
-      if (log.includes('Ready to accept connections')) resolve();
-    });
-    child.once('exit', () => reject(new Error(`redis-server exited before it was ready:\n${log}`)));
-    child.once('error', (error) =>
-      reject(
-        new Error(
-          `cannot start redis-server (${error.message}); install it (apt-get install redis-server), as .ci/run does`,
-        ),
-      ),
-    );
-  });
   return child;
 }
 

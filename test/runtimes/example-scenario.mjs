@@ -91,7 +91,8 @@ export async function probeScenario(url, token) {
   return { passed: rows.length - failures.length, failures };
 }
 
-async function send(url, init) {
+/** A request with a 10 s limit; the answer's body as JSON when it is JSON, else as text. */
+export async function send(url, init) {
   const response = await fetch(url, { ...init, signal: AbortSignal.timeout(10_000) });
   const text = await response.text();
   try {

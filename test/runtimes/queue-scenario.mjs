@@ -1,5 +1,6 @@
 import { isDeepStrictEqual } from 'node:util';
 import { articleSyncPayload, articleTrashPayload, signDelivery, testPayload } from 'webhook-cms-receiver/testing';
+import { send } from './example-scenario.mjs';
 
 /**
  * Queue mode of the cloudflare-worker starter, running in workerd with its queues bound
@@ -170,13 +171,3 @@ function tail(worker) {
 }
 
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
-
-async function send(url, init) {
-  const response = await fetch(url, { ...init, signal: AbortSignal.timeout(10_000) });
-  const text = await response.text();
-  try {
-    return { status: response.status, body: JSON.parse(text) };
-  } catch {
-    return { status: response.status, body: text };
-  }
-}

@@ -170,9 +170,14 @@ async function readRequest(receiver: Receiver, admission: AdmittedRequest, reque
  * for a signature that the decoded text can no longer match (the service never retries a 403).
  */
 function changedByDecoding(text: string, headers: AdapterRequest['headers']): boolean {
+  const declared = declaredLength(headers);
+  return declared !== undefined && utf8Length(text) !== declared;
+}
+
+/** The request's `Content-Length` when it is plain ASCII digits, else undefined. */
+function declaredLength(headers: HeadersInput): number | undefined {
   const declared = headerLookup(headers)('content-length');
-  if (declared === undefined || !ASCII_DIGITS.test(declared)) return false;
-  return utf8Length(text) !== Number(declared);
+  return declared !== undefined && ASCII_DIGITS.test(declared) ? Number(declared) : undefined;
 }
 
 /** The UTF-8 length of a string, without encoding it. Lone surrogates count as U+FFFD would. */
@@ -202,7 +207,7 @@ function hashWhileReading(admission: AdmittedRequest, headers: HeadersInput): Ch
   let hasher: BodyHasher | undefined | null = null;
   return (chunk) => {
     if (hasher === null) {
-      if (String(chunk.byteLength) === headerLookup(headers)('content-length')) return void (hasher = undefined);
+      if (chunk.byteLength === declaredLength(headers)) return void (hasher = undefined);
       hasher = admission.bodyHasher?.();
     }
     hasher?.update(chunk);

@@ -11,7 +11,7 @@
 import {
   byteLimitText,
   type Receiver,
-  serveRequest,
+  answerRequest,
   verifyRequest,
   type WebhookEvent,
   type WebhookHandlers,
@@ -71,9 +71,10 @@ function hints(receiver: Receiver): ParserHints {
 export function webhookHandler(receiver: Receiver, handlers?: WebhookHandlers) {
   const parserHints = hints(receiver);
   return (req: ExpressRequest, res: ExpressResponse, _next?: Next): Promise<void> =>
-    serveRequest(receiver, nodeAdapterRequest(req, parserHints), handlers)
-      .then((answer) => sendNodeAnswer(req, res, answer))
-      .catch(logUnexpected);
+    answerRequest(receiver, nodeAdapterRequest(req, parserHints), {
+      handlers,
+      send: (answer) => sendNodeAnswer(req, res, answer),
+    }).catch(logUnexpected);
 }
 
 /**

@@ -55,11 +55,15 @@ export function verifyWebhook(receiver: Receiver): MiddlewareHandler<{ Variables
 }
 
 function fromHono(c: Context): AdapterRequest {
-  return { method: c.req.method, headers: c.req.raw.headers, body: () => bodyOf(c) };
+  // The unread request as it is: a promise here would cost the common case a turn.
+  return {
+    method: c.req.method,
+    headers: c.req.raw.headers,
+    body: () => (c.req.raw.bodyUsed ? keptBody(c) : c.req.raw),
+  };
 }
 
-async function bodyOf(c: Context): Promise<RequestBody> {
-  if (!c.req.raw.bodyUsed) return c.req.raw;
+async function keptBody(c: Context): Promise<RequestBody> {
   // Hono keeps what an earlier middleware read; only the raw bytes are of use here.
   const cached = (c.req as unknown as { bodyCache: { arrayBuffer?: Promise<ArrayBuffer> } }).bodyCache.arrayBuffer;
   return cached

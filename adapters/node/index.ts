@@ -14,7 +14,7 @@
 import {
   logUnexpected,
   type Receiver,
-  serveRequest,
+  answerRequest,
   verifyRequest,
   type WebhookEvent,
   type WebhookHandlers,
@@ -56,9 +56,10 @@ const HINTS = {
  */
 export function webhookHandler(receiver: Receiver, handlers?: WebhookHandlers) {
   return (req: NodeRequest, res: NodeResponse): Promise<void> =>
-    serveRequest(receiver, nodeAdapterRequest(req, HINTS), handlers)
-      .then((answer) => sendNodeAnswer(req, res, answer))
-      .catch(logUnexpected);
+    answerRequest(receiver, nodeAdapterRequest(req, HINTS), {
+      handlers,
+      send: (answer) => sendNodeAnswer(req, res, answer),
+    }).catch(logUnexpected);
 }
 
 /**

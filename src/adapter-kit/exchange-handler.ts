@@ -4,7 +4,8 @@ import type { Receiver } from '../receiver/create-receiver.js';
 import type { WebhookHandlers } from '../receiver/handlers.js';
 import { errorHttpAnswer, type HttpAnswer } from './http-answer.js';
 import { logUnexpected } from './log-unexpected.js';
-import { type AdapterRequest, serveRequest, verifyRequest } from './serve-request.js';
+import type { AdapterRequest } from './adapter-request.js';
+import { serveRequest, verifyRequest } from './serve-request.js';
 
 /**
  * One request of a host, translated for the kit, and how the host takes answers to it.

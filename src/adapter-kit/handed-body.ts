@@ -1,4 +1,4 @@
-import type { AlreadyParsed, RequestBody } from './serve-request.js';
+import type { AlreadyParsed, RequestBody } from './adapter-request.js';
 
 /**
  * A body a host handed over beside the request, whatever it holds (h3's `toPlainHandler`,

@@ -19,14 +19,8 @@ export {
   toFetchResponse,
   toHttp,
 } from './http-answer.js';
-export {
-  serveRequest,
-  verifyRequest,
-  type AdapterRequest,
-  type AlreadyParsed,
-  type Base64Body,
-  type RequestBody,
-} from './serve-request.js';
+export type { AdapterRequest, AlreadyParsed, Base64Body, RequestBody } from './adapter-request.js';
+export { answerRequest, serveRequest, verifyRequest, type AnswerRequestOptions } from './serve-request.js';
 export { type BodyStream, type FetchBody, type FetchRequest, isFetchBody, isFetchRequest } from './read-body.js';
 export { handedBody } from './handed-body.js';
 export { logUnexpected } from './log-unexpected.js';

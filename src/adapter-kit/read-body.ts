@@ -79,19 +79,36 @@ interface EventStream {
 /** Sees each chunk of a body as it is kept, in order: how a streamed HMAC is fed. */
 export type ChunkListener = (chunk: Uint8Array) => void;
 
+/** Options of {@link readStream}: the limit, who sees each chunk, and where the outcome goes. */
+export interface ReadStreamOptions {
+  limit: number;
+  /** Sees every chunk kept, as it arrives; a listener that throws fails the read. */
+  onChunk?: ChunkListener;
+  /** The whole body, or undefined once it passed `limit`. Called at most once, and never with `fail`. */
+  done(body: Uint8Array | undefined): void;
+  /** Why the read failed. Called at most once, and never with `done`. */
+  fail(error: unknown): void;
+}
+
 /**
  * Reads a stream into one buffer, stopping as soon as it passes `limit`: an oversized body
- * costs at most `limit` bytes of memory. Returns undefined when it was too large. Every chunk
- * kept is also handed to `onChunk` as it arrives; a listener that throws fails the read.
+ * costs at most `limit` bytes of memory. A Node stream's outcome is handed over inside its
+ * last event, with no promise turn, so an answer can be written in the same turn.
  */
+export function readStream(stream: BodyStream, options: ReadStreamOptions): void {
+  const collected = new Chunks(options.limit, options.onChunk);
+  if (isEventStream(stream) && !stream.readableEnded && !stream.destroyed)
+    return void readEvents(stream, collected, options);
+  readIterable(stream, collected).then(options.done, options.fail);
+}
+
+/** {@link readStream} as a promise: the body, or undefined when it was too large. */
 export function readLimited(
   stream: BodyStream,
   limit: number,
   onChunk?: ChunkListener,
 ): Promise<Uint8Array | undefined> {
-  const collected = new Chunks(limit, onChunk);
-  if (isEventStream(stream) && !stream.readableEnded && !stream.destroyed) return readEvents(stream, collected);
-  return readIterable(stream, collected);
+  return new Promise((done, fail) => readStream(stream, { limit, onChunk, done, fail }));
 }
 
 /**
@@ -100,44 +117,42 @@ export function readLimited(
  * Past the limit it stops listening but leaves the stream alive, so the 413 answer can
  * still be written; what is left flows away unkept (Node's server drains it too).
  */
-function readEvents(stream: EventStream, collected: Chunks): Promise<Uint8Array | undefined> {
-  return new Promise((resolve, reject) => {
-    const settle = (): void => {
-      stream.removeListener('data', onData);
-      stream.removeListener('end', onEnd);
-      stream.removeListener('error', onError);
-      stream.removeListener('close', onClose);
-    };
-    const onData = (chunk: Uint8Array | string): void => {
-      let kept: boolean;
-      try {
-        kept = collected.add(chunk);
-      } catch (error) {
-        // A throw here would escape into the stream's emit, where nothing catches it.
-        onError(error);
-        return;
-      }
-      if (kept) return;
-      settle();
-      resolve(undefined);
-    };
-    const onEnd = (): void => {
-      settle();
-      resolve(collected.join());
-    };
-    const onError = (error: unknown): void => {
-      settle();
-      reject(error);
-    };
-    // 'close' before 'end' is a client that went away mid-body.
-    const onClose = (): void => onError(new Error('the request closed before its body ended'));
-    stream.on('data', onData);
-    stream.on('end', onEnd);
-    stream.on('error', onError);
-    stream.on('close', onClose);
-    // A stream someone paused stays paused under a 'data' listener; the iterator would read it.
-    stream.resume?.();
-  });
+function readEvents(stream: EventStream, collected: Chunks, outcome: ReadStreamOptions): void {
+  const settle = (): void => {
+    stream.removeListener('data', onData);
+    stream.removeListener('end', onEnd);
+    stream.removeListener('error', onError);
+    stream.removeListener('close', onClose);
+  };
+  const onData = (chunk: Uint8Array | string): void => {
+    let kept: boolean;
+    try {
+      kept = collected.add(chunk);
+    } catch (error) {
+      // A throw here would escape into the stream's emit, where nothing catches it.
+      onError(error);
+      return;
+    }
+    if (kept) return;
+    settle();
+    outcome.done(undefined);
+  };
+  const onEnd = (): void => {
+    settle();
+    outcome.done(collected.join());
+  };
+  const onError = (error: unknown): void => {
+    settle();
+    outcome.fail(error);
+  };
+  // 'close' before 'end' is a client that went away mid-body.
+  const onClose = (): void => onError(new Error('the request closed before its body ended'));
+  stream.on('data', onData);
+  stream.on('end', onEnd);
+  stream.on('error', onError);
+  stream.on('close', onClose);
+  // A stream someone paused stays paused under a 'data' listener; the iterator would read it.
+  stream.resume?.();
 }
 
 async function readIterable(stream: BodyStream, collected: Chunks): Promise<Uint8Array | undefined> {

@@ -1,5 +1,15 @@
+import { once } from 'node:events';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
-import { type CryptoProvider, createReceiver, nodeCryptoProvider, serveRequest } from 'webhook-cms-receiver';
+import {
+  answerRequest,
+  type CryptoProvider,
+  createReceiver,
+  type HttpAnswer,
+  nodeCryptoProvider,
+  serveRequest,
+} from 'webhook-cms-receiver';
 import { articleSyncPayload, signDelivery } from 'webhook-cms-receiver/testing';
 
 const TOKEN = 'whk_serve_request_test_token_0123456789';
@@ -73,5 +83,82 @@ describe('serveRequest on a streamed body', () => {
       const { receiver } = counted();
       expect((await serve(receiver, headers, parts)).status).toBe(403);
     }
+  });
+});
+
+describe('answerRequest on a real node:http server', () => {
+  const delivery = signDelivery({ token: TOKEN, payload: articleSyncPayload() });
+
+  /** Serves one delivery; `route` answers it, `atEnd` runs in the body's 'end' event after the kit's own listener. */
+  async function exchange(
+    route: (req: IncomingMessage, res: ServerResponse) => Promise<void>,
+    atEnd: (res: ServerResponse) => void = () => {},
+  ): Promise<Response> {
+    const server = createServer((req, res) => {
+      void route(req, res);
+      req.on('end', () => atEnd(res));
+    });
+    server.listen(0, '127.0.0.1');
+    await once(server, 'listening');
+    try {
+      const { port } = server.address() as AddressInfo;
+      return await fetch(`http://127.0.0.1:${port}/`, {
+        method: 'POST',
+        headers: delivery.headers,
+        body: delivery.body,
+      });
+    } finally {
+      server.closeAllConnections();
+      server.close();
+    }
+  }
+
+  const write = (res: ServerResponse) => (answer: HttpAnswer) =>
+    res.writeHead(answer.status, answer.headers).end(answer.text);
+
+  it("writes the answer inside the body's last event, with no promise turn before it", async () => {
+    const receiver = createReceiver({ token: TOKEN, dedup: false });
+    let writtenAtEnd: boolean | undefined;
+    const response = await exchange(
+      (req, res) =>
+        answerRequest(receiver, { method: req.method, headers: req.headers, body: () => req }, { send: write(res) }),
+      (res) => (writtenAtEnd = res.writableEnded),
+    );
+    expect(response.status).toBe(200);
+    expect(await response.json()).toEqual({ ok: true });
+    expect(writtenAtEnd).toBe(true);
+  });
+
+  it('rejects its promise when send throws, after handling the delivery once', async () => {
+    const receiver = createReceiver({ token: TOKEN, dedup: false });
+    let handled = 0;
+    let outcome: unknown;
+    const response = await exchange(async (req, res) => {
+      const request = { method: req.method, headers: req.headers, body: () => req };
+      const send = () => {
+        throw new Error('the host could not write');
+      };
+      outcome = await answerRequest(receiver, request, {
+        handlers: { 'article.sync': () => void handled++ },
+        send,
+      }).catch((error: Error) => error.message);
+      res.writeHead(503).end();
+    });
+    expect(response.status).toBe(503);
+    expect(outcome).toBe('the host could not write');
+    expect(handled).toBe(1);
+  });
+
+  it("hands an async handler's answer on once it settles", async () => {
+    const receiver = createReceiver({ token: TOKEN, dedup: false });
+    const handlers = { 'article.sync': async () => ({ publishedUrl: 'https://example.com/a' }) };
+    const response = await exchange((req, res) =>
+      answerRequest(
+        receiver,
+        { method: req.method, headers: req.headers, body: () => req },
+        { handlers, send: write(res) },
+      ),
+    );
+    expect(await response.json()).toEqual({ ok: true, published_url: 'https://example.com/a' });
   });
 });

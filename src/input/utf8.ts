@@ -3,11 +3,28 @@ import { loadBuiltin } from '../internal/builtin.js';
 /** The slice of node:buffer the fast path uses; declared here so the core needs no Node types. */
 interface NodeBuffer {
   isUtf8(bytes: Uint8Array): boolean;
+  isAscii?(bytes: Uint8Array): boolean;
+  transcode?(bytes: Uint8Array, from: 'utf8', to: 'utf16le'): { toString(encoding: 'utf16le'): string };
   Buffer: {
-    from(buffer: ArrayBufferLike, byteOffset: number, length: number): { toString(encoding: 'utf8'): string };
+    from(buffer: ArrayBufferLike, byteOffset: number, length: number): NodeBytes;
     isBuffer(value: unknown): boolean;
   };
 }
+
+type NodeBytes = Uint8Array & { toString(encoding: 'utf8'): string };
+
+/**
+ * From this size on, a body that is not all ASCII is turned into UTF-16 by `transcode` and read
+ * as such: on Node 20, 1.6× faster than `toString('utf8')` at 2 KiB of the bench's mixed text
+ * and 2× to 2.5× from 4 KiB (English with a few typographic quotes included), where V8's own
+ * decoder leaves its fast path at the first non-ASCII byte. Below it, the call costs more than
+ * it saves (0.64× at 1 KiB).
+ */
+const TRANSCODE_MIN_BYTES = 2048;
+
+// A byte-order mark, Latin, CJK and a character outside the BMP: what `wideDecoder`'s check must keep.
+// Declared before `decodeUtf8`, which runs that check as the module loads.
+const KNOWN = '\ufeff{"a":"é検🚀"}';
 
 const strict = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 
@@ -32,10 +49,38 @@ function nodeDecoder(): ((bytes: Uint8Array) => string | undefined) | undefined 
   const buffer = loadBuiltin<NodeBuffer>('node:buffer');
   if (typeof buffer?.isUtf8 !== 'function' || typeof buffer.Buffer?.from !== 'function') return undefined;
   const { isUtf8, Buffer } = buffer;
+  const wide = wideDecoder(buffer);
   // Node hands request bodies over as Buffers already; only other views need a Buffer made over them.
-  const asBuffer = (bytes: Uint8Array) =>
-    Buffer.isBuffer(bytes)
-      ? (bytes as unknown as { toString(encoding: 'utf8'): string })
-      : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  return (bytes) => (isUtf8(bytes) ? asBuffer(bytes).toString('utf8') : undefined);
+  const asBuffer = (bytes: Uint8Array): NodeBytes =>
+    Buffer.isBuffer(bytes) ? (bytes as NodeBytes) : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  return (bytes) => {
+    if (!isUtf8(bytes)) return undefined;
+    const text = wide && bytes.byteLength >= TRANSCODE_MIN_BYTES ? wide(asBuffer(bytes)) : undefined;
+    return text ?? asBuffer(bytes).toString('utf8');
+  };
+}
+
+/**
+ * Valid UTF-8 as text through `transcode` to UTF-16, for a body that is not all ASCII; undefined
+ * leaves it to `toString('utf8')`. Only where `transcode` gives the known answer (a runtime
+ * without ICU has none, and one that dropped the byte-order mark would let a BOM through).
+ */
+function wideDecoder(buffer: NodeBuffer): ((bytes: NodeBytes) => string | undefined) | undefined {
+  const { transcode, isAscii } = buffer;
+  if (typeof transcode !== 'function' || typeof isAscii !== 'function') return undefined;
+  try {
+    const known = new TextEncoder().encode(KNOWN);
+    const bytes = buffer.Buffer.from(known.buffer, known.byteOffset, known.byteLength);
+    if (transcode(bytes, 'utf8', 'utf16le').toString('utf16le') !== KNOWN) return undefined;
+  } catch {
+    return undefined;
+  }
+  return (bytes) => {
+    if (isAscii(bytes)) return undefined;
+    try {
+      return transcode(bytes, 'utf8', 'utf16le').toString('utf16le');
+    } catch {
+      return undefined;
+    }
+  };
 }

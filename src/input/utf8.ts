@@ -55,8 +55,8 @@ function nodeDecoder(): ((bytes: Uint8Array) => string | undefined) | undefined 
     Buffer.isBuffer(bytes) ? (bytes as NodeBytes) : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   return (bytes) => {
     if (!isUtf8(bytes)) return undefined;
-    const text = wide && bytes.byteLength >= TRANSCODE_MIN_BYTES ? wide(asBuffer(bytes)) : undefined;
-    return text ?? asBuffer(bytes).toString('utf8');
+    const whole = asBuffer(bytes);
+    return (wide && bytes.byteLength >= TRANSCODE_MIN_BYTES ? wide(whole) : undefined) ?? whole.toString('utf8');
   };
 }
 

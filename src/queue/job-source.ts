@@ -81,11 +81,18 @@ export class JobFailure extends Error {
   readonly retry: boolean;
   /** How long to wait before the retry (capped exponential with jitter); 0 when not retried. */
   readonly delayMs: number;
+  /**
+   * True when the job did not run because another worker holds its claim (a copy running now,
+   * or the claim of a worker killed mid-job, until its lease lapses). The source delays the job
+   * by `delayMs` without counting the run as an attempt, so a crash cannot use up attempts.
+   */
+  readonly deferred: boolean;
 
-  constructor(cause: unknown, options: { retry: boolean; delayMs?: number }) {
+  constructor(cause: unknown, options: { retry: boolean; delayMs?: number; deferred?: boolean }) {
     super(describeThrown(cause instanceof Error ? cause.message : cause), { cause });
     this.retry = options.retry;
     this.delayMs = options.retry ? (options.delayMs ?? 0) : 0;
+    this.deferred = options.retry && options.deferred === true;
     Object.defineProperty(this, BRAND, { value: true });
   }
 }

@@ -45,6 +45,11 @@ export function lambdaEvent(
   signed: SignedDelivery,
   options?: LambdaEventOptions & { format?: 'v2' },
 ): LambdaHttpApiEvent;
+/** A `format` only known at run time (a table of formats in a test): the union of the three. */
+export function lambdaEvent(
+  signed: SignedDelivery,
+  options?: LambdaEventOptions,
+): LambdaRestApiEvent | LambdaHttpApiEvent | LambdaAlbEvent;
 export function lambdaEvent(
   signed: SignedDelivery,
   options: LambdaEventOptions = {},

@@ -15,7 +15,7 @@ export function result(
   url: string,
 ): DeliveryResult {
   const last = attempts[attempts.length - 1]!;
-  const answer = last.body as { published_url?: unknown; duplicate?: unknown } | null;
+  const answer = last.body as { published_url?: unknown; duplicate?: unknown; stale?: unknown } | null;
   const ok = outcome === 'delivered';
   const publishedUrl = ok && typeof answer?.published_url === 'string' ? answer.published_url : null;
   const summary: DeliverySummary = {
@@ -24,6 +24,7 @@ export function result(
     status: last.status,
     publishedUrl,
   };
+  if (ok && answer?.stale === true) summary.stale = true;
   if (!ok) summary.reason = failureReason(last, url);
   return { outcome, deliveryId, attempts, ...(publishedUrl === null ? {} : { publishedUrl }), summary };
 }

@@ -82,6 +82,12 @@ export interface DeliverySummary {
   /** The `published_url` of a successful answer, or null. */
   publishedUrl: string | null;
   /**
+   * True when the endpoint answered `"stale": true`: `ordering` skipped the delivery because a
+   * newer one for the same article had already been handled, so its handler did not run.
+   * Absent otherwise, so `toEqual` on the four facts above still holds for a handled delivery.
+   */
+  stale?: true;
+  /**
    * Why the delivery failed, in a sentence naming the fix (e.g. `403 Request expired: …`), so a
    * test's diff shows it. Absent when `ok`, so `toEqual` on the four facts above still holds.
    */

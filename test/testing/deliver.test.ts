@@ -173,6 +173,22 @@ describe('deliver()', () => {
     });
   });
 
+  it('says in the summary when ordering skipped a delivery as stale', async () => {
+    endpoint = await startEndpoint({ token, ordering: true }, published);
+    const now = Math.floor(Date.now() / 1000);
+    const newer = articleSyncPayload({ timestamp: now });
+    const older = articleSyncPayload({ timestamp: now - 30, article: { id: newer.article.id } });
+    const applied = await deliver(endpoint.webhookUrl, { token, payload: newer, timeScale: scale });
+    expect(applied.summary).toEqual({
+      ok: true,
+      duplicate: false,
+      status: 200,
+      publishedUrl: 'https://blog.example.com/ten-seo-tips',
+    });
+    const skipped = await deliver(endpoint.webhookUrl, { token, payload: older, timeScale: scale });
+    expect(skipped.summary).toEqual({ ok: true, duplicate: false, status: 200, publishedUrl: null, stale: true });
+  });
+
   it('sums up each ending: delivered, duplicate, refused and gave up', async () => {
     endpoint = await startEndpoint({ token }, published);
     const options = { token, payload: articleSyncPayload(), deliveryId: 'summary-1', timeScale: scale };

@@ -95,7 +95,13 @@ export function reportRejection(options: ReceiverOptions, thrown: unknown, heade
   const fields: LogFields = { status: error.status, code: error.code, reason: error.reason };
   if (deliveryId !== null) fields.deliveryId = deliveryId;
   if (omitted > 0) fields.omitted = omitted;
-  const message = `refused a delivery: ${error.status} ${error.code}: ${error.reason}${deliveryId ? ` (delivery ${deliveryId})` : ''}`;
+  // A 5xx is this server's fault, not the sender's: worded so nobody looks for a bad delivery.
+  const what = !hostFault
+    ? 'refused a delivery'
+    : error.code === 'body_already_parsed'
+      ? 'could not check a delivery, this server is misconfigured'
+      : 'could not check a delivery';
+  const message = `${what}: ${error.status} ${error.code}: ${error.reason}${deliveryId ? ` (delivery ${deliveryId})` : ''}`;
   if (hostFault) reporting.log.error(message, fields);
   else reporting.log.warn(message, fields);
   return error;

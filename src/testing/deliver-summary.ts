@@ -45,6 +45,8 @@ export function failureReason(attempt: DeliveryAttempt, url: string): string {
   if (status === 403)
     return `${said}: the signature or the timestamp did not verify; diagnoseDelivery (or the CLI's diagnose) names the cause`;
   if (status === 404) return `${said}: is the path right? tried POST ${url}`;
+  if (status === 500 && error === 'Server misconfigured')
+    return `${said}: the endpoint's framework read the body before the webhook route (a JSON or text body parser), so the signature over the raw bytes cannot be checked; mount the body parser after the webhook route, or exclude that path from it (the endpoint's log line names the parser)`;
   if (status >= 500)
     return `${said}: the endpoint failed while handling the delivery; see the server's log (with no onError, the receiver logs the handler's or the store's error there with console.error; with onError, your onError got it)`;
   return `${said}: the service only counts a 2xx as delivered`;

@@ -1,5 +1,9 @@
+import { createServer } from 'node:http';
+import express from 'express';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { RunningServer } from '../helpers/listen.js';
+import { createReceiver } from 'webhook-cms-receiver';
+import { webhookHandler } from 'webhook-cms-receiver/express';
+import { listen, type RunningServer } from '../helpers/listen.js';
 import { countingServer, endlessServer, failingServer, redirectingServer } from '../testing/hostile-servers.js';
 import { runCli } from './run-cli.js';
 
@@ -49,5 +53,21 @@ describe('webhook-cms-receiver send: answers the service would not take at face 
     });
     expect(run.code).toBe(1);
     expect(run.stdout).toMatch(/gave up after 1 attempt.*\n.*500.*server's log.*onError/);
+  });
+
+  it('names the fix when the endpoint answers 500 Server misconfigured (a JSON parser ran first)', async () => {
+    const app = express();
+    app.use(express.json());
+    app.post('/webhook', webhookHandler(createReceiver({ token, logger: false })));
+    const misconfigured = started(await listen(createServer(app)));
+    const run = await runCli(['send', '--url', `${misconfigured.url}/webhook`, '--event', 'test', '--no-retry'], {
+      env,
+      secret: token,
+    });
+    expect(run.code).toBe(1);
+    expect(run.stdout).toMatch(
+      /500 Server misconfigured: .*before the webhook route \(a JSON or text body parser\).*mount the body parser after the webhook route/,
+    );
+    expect(run.stdout).not.toMatch(/handling the delivery/);
   });
 });

@@ -31,8 +31,8 @@ const RANKS = [
   ['src/postgres', 7],
   ['src/cloudflare', 7],
   ['src/opentelemetry', 7],
-  // The signer room: signDelivery, the payload factories, deliver. Independent of the receiver on purpose.
-  ['src/testing', 7],
+  // The sender room: signDelivery, the payload factories, deliver. Independent of the receiver on purpose.
+  ['src/sender', 7],
   ['src/publish', 7],
   ['src/bullmq', 7],
   ['src/pg-boss', 7],
@@ -43,19 +43,15 @@ const RANKS = [
   // The inspector diagnoses each refusal and writes the diagnosis room's capture line.
   ['src/inspector', 9],
   // The public /testing entry gathers the four rooms, so it sits above all of them.
-  ['src/testing/index.ts', 10],
+  ['src/testing', 10],
   ['src/cli', 11],
   ['src/index.ts', 12],
 ];
 /** Files that rank on their own instead of with their folder. */
-const OWN_RANK = ['src/index.ts', 'src/testing/index.ts'];
-/**
- * The CLI imports a developer-tool room only through its door: the room's index.ts. The signer
- * room's index.ts is the public /testing entry, which must not grow, so the few helpers the CLI
- * shares but users do not get come through its internal.ts.
- */
+const OWN_RANK = ['src/index.ts'];
+/** The CLI imports a developer-tool room only through its door: the room's index.ts. */
 const ROOM_DOORS = {
-  'src/testing': ['src/testing/index.ts', 'src/testing/internal.ts'],
+  'src/sender': ['src/sender/index.ts'],
   'src/diagnose': ['src/diagnose/index.ts'],
   'src/probe': ['src/probe/index.ts'],
   'src/inspector': ['src/inspector/index.ts'],

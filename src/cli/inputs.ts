@@ -1,5 +1,5 @@
-import { articleSyncPayload, articleTrashPayload, testPayload } from '../testing/index.js';
-import { httpUrl } from '../testing/internal.js';
+import { articleSyncPayload, articleTrashPayload, testPayload } from '../sender/index.js';
+import { httpUrl } from '../sender/index.js';
 import { readFileSync } from 'node:fs';
 import { UsageError } from './usage-error.js';
 

@@ -1,5 +1,5 @@
-import { deliver, type DeliveryAttempt, type DeliveryResult } from '../testing/index.js';
-import { redirectReason } from '../testing/internal.js';
+import { deliver, type DeliveryAttempt, type DeliveryResult } from '../sender/index.js';
+import { redirectReason } from '../sender/index.js';
 import { SEND_HELP } from './help.js';
 import { sendPayload, tokenFrom, urlFrom } from './inputs.js';
 import { parseFlags, redacting, wholeNumber, writeJson, type Flags, type Io } from './io.js';

@@ -1,6 +1,6 @@
 import { captureRecord } from '../diagnose/index.js';
-import { signature } from '../testing/index.js';
-import { eventNameOf } from '../testing/internal.js';
+import { signature } from '../sender/index.js';
+import { eventNameOf } from '../sender/index.js';
 import { SIGN_HELP } from './help.js';
 import { eventFrom, readFile, samplePayload, tokenFrom, urlFrom } from './inputs.js';
 import { parseFlags, redacting, wholeNumber, writeJson, type Io } from './io.js';

@@ -2,7 +2,7 @@ import { type createReceiver, isWebhookError, type WebhookEvent } from 'webhook-
 import { startsWithBom } from './bytes.js';
 import { type HeaderValues, single } from './headers.js';
 import { type Finding, fail, pass, skip } from './result.js';
-import { signature } from '../testing/sign-delivery.js';
+import { signature } from '../sender/sign-delivery.js';
 
 /**
  * Checks 6 and 7, judged by the receiver itself on a copy re-signed with the configured token

@@ -1,5 +1,5 @@
 import { equalBytes, utf8Bytes } from './bytes.js';
-import { hmacSha256 } from '../testing/hmac-sha256.js';
+import { hmacSha256 } from '../sender/hmac-sha256.js';
 
 /** Which key, if any, made one of the digests over a message. */
 export type KeyFinder<K> = (message: Uint8Array) => Promise<K | undefined>;

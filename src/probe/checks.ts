@@ -1,8 +1,8 @@
-import { testPayload } from '../testing/factories.js';
+import { testPayload } from '../sender/factories.js';
 import type { ProbeContext, ProbeRow } from './context.js';
 import { type ClockReading, clockExplains, offsetText, readClock } from './clock.js';
 import { answerText, type Exchange, errorOf } from './exchange.js';
-import { signature, signDelivery } from '../testing/sign-delivery.js';
+import { signature, signDelivery } from '../sender/sign-delivery.js';
 
 /** Far enough outside the 300 s window that up to 300 s of skew between the probe and the endpoint still fails it. */
 const SKEW_SECONDS = 600;

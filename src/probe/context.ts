@@ -1,4 +1,4 @@
-import type { SignedDelivery } from '../testing/sign-delivery.js';
+import type { SignedDelivery } from '../sender/sign-delivery.js';
 import type { Exchange } from './exchange.js';
 
 // The row builders (checks.ts, writes.ts) and the probe that runs them share these types; they

@@ -1,7 +1,7 @@
-import { describeFailure } from '../testing/deliver-attempt.js';
-import { redirectReason } from '../testing/deliver-summary.js';
-import { readAnswer } from '../testing/read-answer.js';
-import type { SignedDelivery } from '../testing/sign-delivery.js';
+import { describeFailure } from '../sender/deliver-attempt.js';
+import { redirectReason } from '../sender/deliver-summary.js';
+import { readAnswer } from '../sender/read-answer.js';
+import type { SignedDelivery } from '../sender/sign-delivery.js';
 
 /** One request the probe made and what came back. */
 export interface Exchange {

@@ -1,5 +1,5 @@
-import { httpUrl } from '../testing/http-url.js';
-import { ATTEMPT_TIMEOUT_MS } from '../testing/deliver.js';
+import { httpUrl } from '../sender/http-url.js';
+import { ATTEMPT_TIMEOUT_MS } from '../sender/deliver.js';
 import { readOnlyRows } from './checks.js';
 import type { ProbeContext, ProbeRow } from './context.js';
 import { type Exchange, exchange, type ProbeFetch } from './exchange.js';

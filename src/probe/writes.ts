@@ -1,7 +1,7 @@
-import { articleSyncPayload, articleTrashPayload } from '../testing/factories.js';
+import { articleSyncPayload, articleTrashPayload } from '../sender/factories.js';
 import type { ProbeContext, ProbeRow } from './context.js';
 import { answerText, type Exchange } from './exchange.js';
-import { signDelivery } from '../testing/sign-delivery.js';
+import { signDelivery } from '../sender/sign-delivery.js';
 
 /** How many copies of one delivery id the concurrency row sends at once. */
 const COPIES = 5;

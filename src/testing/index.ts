@@ -9,16 +9,10 @@
  * ```
  * @module webhook-cms-receiver/testing
  */
-// This file is the public `/testing` entry and the door of the signer room (this folder): the
-// signer, the payload factories and the delivery simulator. It gathers the other three rooms
-// too (src/diagnose, src/probe, src/inspector), so it ranks above them in scripts/check-layers.mjs.
-//
-// The signer is kept independent of the receiver on purpose: it signs with its own HMAC-SHA256
-// (hmac-sha256.ts) and hex (hex.ts) and imports no code from src/receiver, src/crypto or the core
-// entry (only the event types the factories build), so a bug in the receiver's verification
-// cannot hide behind the same bug in the signer: it exists to catch the receiver's bugs, and a
-// shared implementation would agree with them. Helpers the CLI shares come through internal.ts.
-export { signDelivery, signature, type SignDeliveryOptions, type SignedDelivery } from './sign-delivery.js';
+// The public `/testing` entry: it gathers four rooms (src/sender, src/diagnose, src/probe,
+// src/inspector) and exports exactly the documented API of each, by name. No room imports this
+// file, so the folders import one way (scripts/check-layers.mjs).
+export { signDelivery, signature, type SignDeliveryOptions, type SignedDelivery } from '../sender/index.js';
 export {
   articleSyncPayload,
   articleTrashPayload,
@@ -26,7 +20,7 @@ export {
   articleFixture,
   profileFixture,
   type PayloadOverrides,
-} from './factories.js';
+} from '../sender/index.js';
 export {
   deliver,
   RETRY_DELAYS_MS,
@@ -35,7 +29,7 @@ export {
   type DeliveryAttempt,
   type DeliveryResult,
   type DeliverySummary,
-} from './deliver.js';
+} from '../sender/index.js';
 export {
   diagnoseDelivery,
   type DiagnoseOptions,
@@ -64,4 +58,4 @@ export {
   type LambdaAlbEvent,
   type LambdaHttpApiEvent,
   type LambdaRestApiEvent,
-} from './lambda-event.js';
+} from '../sender/index.js';

@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
 import { DEFAULT_INSPECTOR_FILE } from '../../inspector/index.js';
-import { httpUrl } from '../../testing/internal.js';
+import { httpUrl } from '../../sender/index.js';
 import { INSPECT_HELP } from '../help.js';
 import { type Io, parseFlags, wholeNumber } from '../io.js';
 import { EXIT, Inputs } from '../usage-error.js';

@@ -4,8 +4,8 @@ import {
   type SignedDelivery,
   signDelivery,
   testPayload,
-} from '../../testing/index.js';
-import { readAnswer } from '../../testing/internal.js';
+} from '../../sender/index.js';
+import { readAnswer } from '../../sender/index.js';
 import type { StoredDelivery } from '../../diagnose/index.js';
 
 /** What the target answered to a replayed or sent delivery. */

@@ -1,6 +1,6 @@
 // `npm run demo`: starts the express-publisher example with a fresh token and plays the
 // service's side of a short session against it, printing what each delivery got.
-import { spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, realpathSync, statSync, symlinkSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -11,7 +11,7 @@ import { fileURLToPath } from 'node:url';
 const root = fileURLToPath(new URL('..', import.meta.url));
 const example = join(root, 'examples', 'express-publisher');
 
-buildIfNeeded();
+await buildIfNeeded();
 linkPackageInto(example);
 // Imported only now: both need the built package and the link made just above.
 const { startPublisher } = await import('../examples/express-publisher/app.mjs');
@@ -171,19 +171,29 @@ function printTable(header, body) {
 }
 
 // A fresh clone has no dist/ yet, and after editing src/ it is stale: build before importing it.
-function buildIfNeeded() {
+// The type declarations take most of a minute on a small machine, so the wait says it is alive.
+async function buildIfNeeded() {
   const built = join(root, 'dist', 'testing.js');
   const sources = ['src', 'adapters'].flatMap((dir) =>
     readdirSync(join(root, dir), { recursive: true }).map((file) => join(root, dir, String(file))),
   );
   if (existsSync(built) && sources.every((file) => statSync(file).mtimeMs <= statSync(built).mtimeMs)) return;
-  console.log('Building the package first (dist/ is missing or older than src/)…');
+  console.log('Building the package first (dist/ is missing or older than src/); this takes up to a minute…');
+  const started = Date.now();
+  const seconds = () => Math.round((Date.now() - started) / 1000);
+  const ticker = setInterval(() => console.log(`  still building (${seconds()} s)…`), 10_000);
   const tsup = join(root, 'node_modules', 'tsup', 'dist', 'cli-default.js');
-  const result = spawnSync(process.execPath, [tsup, '--silent'], { cwd: root, stdio: 'inherit' });
-  if (result.status !== 0) {
+  const status = await new Promise((resolve) => {
+    const child = spawn(process.execPath, [tsup, '--silent'], { cwd: root, stdio: 'inherit' });
+    child.on('error', () => resolve(1));
+    child.on('exit', (code) => resolve(code));
+  });
+  clearInterval(ticker);
+  if (status !== 0) {
     console.error('The build failed (see above). Run `npm install`, then `npm run build` to see the full error.');
     process.exit(1);
   }
+  console.log(`Built in ${seconds()} s.`);
 }
 
 // What `npm install` in the example would create for its `file:../..` dependency, without

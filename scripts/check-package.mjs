@@ -3,7 +3,7 @@
 // lint clean, resolve types for every entry under every moduleResolution, import and
 // require from a real install of the packed tarball, and keep the core small.
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -15,6 +15,16 @@ import { checkConsumer } from './check-package-consumer.mjs';
 // Raised from 15 KiB for contract v3, which puts in the core the logging, the handler deadline,
 // the instrumentation interface and queue mode's receiving side: 22.2 KiB measured.
 const CORE_GZIP_BUDGET = 24 * 1024;
+/**
+ * Gzipped bytes of what a user's bundler ships for the README's quick start (createReceiver and
+ * the Express adapter, esbuild, minified): what only some users need (queue mode, telemetry
+ * plumbing, token sources) must stay out of it unless used (issue 35).
+ */
+const QUICK_START_GZIP_BUDGET = 16 * 1024;
+const QUICK_START = `import { createReceiver } from 'webhook-cms-receiver';
+import { webhookHandler } from 'webhook-cms-receiver/express';
+export const handler = webhookHandler(createReceiver({ token: process.env.WEBHOOK_TOKEN }), { 'article.sync': () => {} });
+`;
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const bin = (name) => join(root, 'node_modules', '.bin', name);
@@ -147,6 +157,7 @@ try {
 
 step('size of the core entry');
 reportSizes();
+reportQuickStart();
 
 if (failures.length > 0) {
   console.error(`\ncheck:package: ${failures.length} problem(s)`);
@@ -161,6 +172,36 @@ function entryBytes(file, seen = new Set()) {
   const text = readFileSync(file, 'utf8');
   const chunks = [...text.matchAll(/from\s+["'](\.\/[^"']+)["']/g)].map((match) => join(dirname(file), match[1]));
   return text + chunks.map((chunk) => entryBytes(chunk, seen)).join('');
+}
+
+/** Bundles the quick start from dist/ as a user's bundler would (the package resolved by name). */
+function reportQuickStart() {
+  // Inside the repository so the package name resolves to this package's exports (a
+  // self-reference); no tsconfig, so its source paths do not redirect it to src/.
+  mkdirSync(join(root, '.scratch'), { recursive: true });
+  const scratch = mkdtempSync(join(root, '.scratch', 'quick-start-'));
+  try {
+    writeFileSync(join(scratch, 'quick-start.mjs'), QUICK_START);
+    const out = join(scratch, 'out.js');
+    const args = ['quick-start.mjs', '--bundle', '--minify', '--format=esm', '--platform=node'];
+    run(
+      'the quick start bundles with esbuild',
+      bin('esbuild'),
+      [...args, '--external:express', '--tsconfig-raw={}', `--outfile=${out}`, '--log-level=warning'],
+      { cwd: scratch },
+    );
+    if (!existsSync(out)) return;
+    const code = readFileSync(out);
+    const gzip = gzipSync(code, { level: 9 }).length;
+    const line = `quick start (createReceiver + /express, esbuild --minify): ${code.length} bytes, ${gzip} bytes gzipped`;
+    if (gzip <= QUICK_START_GZIP_BUDGET) ok(`${line}; budget ${QUICK_START_GZIP_BUDGET} gzipped`);
+    else
+      fail(
+        `${line}: over the ${QUICK_START_GZIP_BUDGET}-byte budget. Something only some users need reached the quick start's bundle (see esbuild --metafile), or raise QUICK_START_GZIP_BUDGET on purpose.`,
+      );
+  } finally {
+    rmSync(scratch, { recursive: true, force: true });
+  }
 }
 
 function reportSizes() {

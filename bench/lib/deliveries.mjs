@@ -16,16 +16,29 @@ export const SIZES = [
 const PARAGRAPH =
   'Le référencement naturel — « SEO » — reste la source de trafic la plus durable. 検索エンジン最適化は長期戦です。 Write for people first 🚀, then for crawlers. ';
 
-/** The JSON text of an article.sync envelope whose UTF-8 form is exactly `size` bytes. */
-export function articleBody(size, { id = 'a7d1e1b0-52c4-4a53-9c1e-0f6d3b8a9e21' } = {}) {
+// The same length of English only: the ASCII fast paths of Node's decoders (issue 37 found a
+// slowdown only ASCII bodies showed).
+const ASCII_PARAGRAPH =
+  'Organic search -- SEO -- is still the most durable source of traffic. Search engine optimisation is a long game. Write for people first, then for crawlers. ';
+
+/**
+ * The JSON text of an article.sync envelope whose UTF-8 form is exactly `size` bytes: mixed
+ * Latin/CJK text by default, English only with `ascii`.
+ */
+export function articleBody(size, { id = 'a7d1e1b0-52c4-4a53-9c1e-0f6d3b8a9e21', ascii = false } = {}) {
+  const paragraph = ascii ? ASCII_PARAGRAPH : PARAGRAPH;
+  const title = ascii ? { title: 'Ten SEO tips for 2026' } : {};
   const build = (markdown, html) =>
     JSON.stringify(
-      articleSyncPayload({ timestamp: 1_767_225_600, article: { id, content_markdown: markdown, content_html: html } }),
+      articleSyncPayload({
+        timestamp: 1_767_225_600,
+        article: { id, ...title, content_markdown: markdown, content_html: html },
+      }),
     );
   const base = Buffer.byteLength(build('', ''));
   if (base > size) throw new Error(`an article.sync envelope needs at least ${base} bytes`);
   // Markdown and HTML each carry the text once; whole paragraphs first, ASCII padding after.
-  const text = PARAGRAPH.repeat(Math.max(0, Math.floor((size - base - 16) / (2 * Buffer.byteLength(PARAGRAPH)))));
+  const text = paragraph.repeat(Math.max(0, Math.floor((size - base - 16) / (2 * Buffer.byteLength(paragraph)))));
   const html = `<p>${text}</p>`;
   let markdown = text;
   const pad = size - Buffer.byteLength(build(markdown, html));

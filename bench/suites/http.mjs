@@ -9,8 +9,9 @@ import { median } from '../lib/measure.mjs';
 import { forkPinned } from '../lib/pinning.mjs';
 
 export const HTTP_SIZES = [
-  ['1 KiB', 1024],
-  ['256 KiB', 256 * 1024],
+  ['1 KiB', 1024, { ascii: false }],
+  ['256 KiB', 256 * 1024, { ascii: false }],
+  ['256 KiB ASCII', 256 * 1024, { ascii: true }],
 ];
 
 function load(url, delivery, seconds) {
@@ -34,9 +35,9 @@ export async function httpSuite({ rounds, seconds }) {
     const [{ ports }] = await once(child, 'message');
     const rows = [];
     for (const [framework, port] of Object.entries(ports)) {
-      for (const [label, size] of HTTP_SIZES) {
+      for (const [label, size, text] of HTTP_SIZES) {
         const routes = ['bare', 'ours'].map((route) => `http://127.0.0.1:${port}/${route}`);
-        const body = articleBody(size);
+        const body = articleBody(size, text);
         for (const url of routes) await sane(url, signedDelivery(body));
         // Warm both routes up before anything counts.
         for (const url of routes) await load(url, signedDelivery(body), 0.5);

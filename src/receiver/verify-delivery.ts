@@ -38,12 +38,6 @@ export interface StreamedDigest {
   readonly length: number;
   /** Finishes it and compares in constant time; once. */
   matches(expected: Uint8Array): boolean;
-  /**
-   * The same bytes decoded as strict UTF-8 while they streamed in, so they are not decoded
-   * again: the text, null when they are not valid UTF-8, undefined when they were not decoded
-   * (a small body, or a hasher that does not decode). Asked once, after a match.
-   */
-  text?(): string | null | undefined;
 }
 
 const SIGNATURE_PREFIX = 'sha256=';
@@ -70,14 +64,14 @@ export function verifyDelivery(
   checkTimestamp(timestamp, config);
   const expected = parseSignature(header(record, lookup, 'x-service-signature'));
   let streamed = admitted?.streamed;
-  // The streamed HMAC (and its text) stands in for hashing again only when it covered this very message.
+  // The streamed HMAC stands in for hashing again only when it covered this very message.
   if (streamed !== undefined && (streamed.timestamp !== timestamp || streamed.length !== bytes.byteLength))
     streamed = undefined;
   const valid = streamed
     ? streamed.matches(expected)
     : config.tokens[tokenIndex]!.hmac.verify(`${timestamp}.`, bytes, expected);
-  if (typeof valid === 'boolean') return finish(valid, record, lookup, bytes, tokenIndex, streamed);
-  return valid.then((ok) => finish(ok, record, lookup, bytes, tokenIndex, streamed));
+  if (typeof valid === 'boolean') return finish(valid, record, lookup, bytes, tokenIndex);
+  return valid.then((ok) => finish(ok, record, lookup, bytes, tokenIndex));
 }
 
 /** One header, from whichever of the two `verifyDelivery` has: a plain call, no closure per delivery. */
@@ -96,7 +90,6 @@ function finish(
   lookup: HeaderLookup | undefined,
   bytes: Uint8Array,
   tokenIndex: number,
-  streamed: StreamedDigest | undefined,
 ): WebhookEvent {
   if (!valid) {
     throw new WebhookError(
@@ -106,7 +99,7 @@ function finish(
     );
   }
   const deliveryId = header(record, lookup, 'x-service-delivery-id') || null;
-  return parseEvent(parseJson(bytes, streamed?.text?.()), { deliveryId, tokenIndex });
+  return parseEvent(parseJson(bytes), { deliveryId, tokenIndex });
 }
 
 /** Checks 3 and 4. */
@@ -147,9 +140,9 @@ function parseSignature(text: string | undefined): Uint8Array {
  * refuses it. `streamedText` is the same bytes already decoded while they streamed in (null:
  * they were not valid UTF-8); undefined decodes them here.
  */
-function parseJson(bytes: Uint8Array, streamedText: string | null | undefined): unknown {
-  const text = streamedText === undefined ? decodeUtf8(bytes) : streamedText;
-  if (text === undefined || text === null) throw new WebhookError('invalid_payload', 'the body is not valid UTF-8');
+function parseJson(bytes: Uint8Array): unknown {
+  const text = decodeUtf8(bytes);
+  if (text === undefined) throw new WebhookError('invalid_payload', 'the body is not valid UTF-8');
   try {
     return JSON.parse(text);
   } catch {

@@ -79,6 +79,10 @@ export function pgBossSource(
       wakers.add(wake);
     });
   const context = { boss, queueName, schema: '', stopping: () => stopping, pause };
+  const stop = () => {
+    stopping = true;
+    for (const wake of [...wakers]) wake();
+  };
 
   return {
     async start(run, { concurrency, retry }) {
@@ -112,10 +116,12 @@ export function pgBossSource(
         }
       };
       for (let i = 0; i < concurrency; i++) loops.push(loop());
+      // As pg-boss's own workers do, the loops end with `boss.stop()`: a process that stops its
+      // PgBoss without closing the worker still exits.
+      (boss as { once?: (event: string, listener: () => void) => unknown }).once?.('stopped', stop);
     },
     async close() {
-      stopping = true;
-      for (const wake of [...wakers]) wake();
+      stop();
       await Promise.all(loops.splice(0));
     },
   };

@@ -1,4 +1,8 @@
+import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
+import { once } from 'node:events';
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import PgBoss from 'pg-boss';
 import { afterAll, beforeAll, expect, it } from 'vitest';
@@ -20,6 +24,8 @@ import { describe } from 'vitest';
 
 // pg-boss entries called exactly as the README and the TSDoc show them, with no extra option.
 const token = 'pg-boss-defaults-token';
+const root = fileURLToPath(new URL('../..', import.meta.url));
+const built = fileURLToPath(new URL('../../dist/pg-boss.js', import.meta.url));
 const server: StartedPostgres = await startPostgres();
 const describeWithServer = (name: string, body: () => void) =>
   server.url ? describe(name, body) : describe.skip(`${name} (skipped: ${HOW_TO_RUN_POSTGRES})`, body);
@@ -167,4 +173,32 @@ describeWithServer('pg-boss as documented', () => {
       await source.close();
     }
   });
+
+  it.skipIf(!existsSync(built))(
+    'a process that stops its PgBoss without closing the worker still exits, as with pg-boss workers',
+    async () => {
+      const script = `
+      import PgBoss from 'pg-boss';
+      import { startWorker } from 'webhook-cms-receiver';
+      import { pgBossSource } from 'webhook-cms-receiver/pg-boss';
+      const boss = new PgBoss(process.env.DATABASE_URL);
+      boss.on('error', () => {});
+      await boss.start();
+      const worker = startWorker(pgBossSource(boss, 'exits_${randomUUID().slice(0, 8)}'), { handlers: {} });
+      await worker.ready;
+      await boss.stop({ graceful: false });
+      console.log('stopped');`;
+      const child = spawn(process.execPath, ['--input-type=module', '-e', script], {
+        cwd: root,
+        env: { ...process.env, DATABASE_URL: server.url },
+        stdio: ['ignore', 'pipe', 'inherit'],
+      });
+      let printed = '';
+      child.stdout.on('data', (chunk: Buffer) => void (printed += chunk));
+      const [code] = (await once(child, 'exit')) as [number | null];
+      expect(printed).toContain('stopped');
+      expect(code).toBe(0);
+    },
+    60_000,
+  );
 });

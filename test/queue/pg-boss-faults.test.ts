@@ -129,6 +129,24 @@ describe.skipIf(!postgres)(`pg-boss fault matrix${skip}`, () => {
     90_000,
   );
 
+  it('worker SIGKILL mid-job, transactional store: the effect written before the kill rolls back, and happens once', async () => {
+    const r = await row('killtx', { attempts: 3, initialDelayMs: 1000 });
+    const env = { EXPIRE_S: '1' };
+    const first = r.worker(env);
+    await first.waitFor(/^ready$/);
+    const id = await r.send('hang-once');
+    await first.waitFor(new RegExp(`^running ${id} 1$`));
+    first.child.kill('SIGKILL');
+    await first.exited;
+    const second = r.worker(env);
+    await second.waitFor(/^ready$/);
+    await until('the job completed', async () => (await r.job(id))?.state === 'completed', 60_000);
+    expect(await r.effects()).toEqual([id]);
+    // The kill's lapsed lease is the one attempt the crash cost.
+    expect((await r.job(id))?.retryCount).toBe(1);
+    expect(alive(second.child)).toBe(true);
+  }, 90_000);
+
   it('PostgreSQL restart mid-job: no worker exits, and every queued delivery is processed once it is back', async () => {
     const r = await row('restart');
     const worker = r.worker({ SLOW_MS: '2000' });

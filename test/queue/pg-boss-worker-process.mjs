@@ -3,7 +3,8 @@
 // `plain` (effects on the pool, a claim with a lease of LEASE_MS). What a handler does depends
 // on the article's slug:
 //   `slow`      takes SLOW_MS (default 3 s) before its effect;
-//   `hang-once` hangs on its first run until the test kills the process;
+//   `hang-once` hangs on its first run until the test kills the process (in the transactional
+//               store, after writing its effect through `tx`);
 //   `poison`    always throws; `fatal` throws an error marked fatal.
 // Every run is counted outside any transaction, then announced as `running <delivery id> <run>`;
 // a dead letter is announced as `dead <delivery id>`.
@@ -36,7 +37,11 @@ const handlers = {
     say(`running ${id} ${run}`);
     const slug = event.article.slug;
     if (slug === 'slow') await sleep(Number(SLOW_MS || 3000));
-    if (slug === 'hang-once' && run === 1) await new Promise(() => {});
+    // Inside the transaction the effect is written before the hang: the kill must roll it back.
+    if (slug === 'hang-once' && run === 1) {
+      if (transactional) await context.tx.query(`INSERT INTO ${TABLE}_effects VALUES ($1)`, [id]);
+      await new Promise(() => {});
+    }
     if (slug === 'poison') throw new Error(`poison job, run ${run}`);
     if (slug === 'fatal') throw Object.assign(new Error('fatal job'), { fatal: true });
     const effect = `INSERT INTO ${TABLE}_effects VALUES ($1)`;

@@ -209,7 +209,11 @@ async function pgBossLetters(url: string, queueName: string, schema = 'pgboss'):
         `SELECT id, data, output FROM ${schema}.job WHERE name = $1 AND state IN ('created', 'retry')${id ? ' AND id = $2' : ''} ORDER BY created_on`,
         id ? [dead, id] : [dead],
       );
-    return rows as Array<{ id: string; data: { deliveryId?: string | null; event?: string } }>;
+    return rows as Array<{
+      id: string;
+      data: { deliveryId?: string | null; event?: string };
+      output: { error?: unknown; value?: { message?: unknown } } | null;
+    }>;
   };
   return {
     async list() {
@@ -217,7 +221,8 @@ async function pgBossLetters(url: string, queueName: string, schema = 'pgboss'):
         id: row.id,
         deliveryId: row.data?.deliveryId ?? null,
         event: row.data?.event ?? null,
-        reason: null,
+        // pgBossSource writes `error`; pg-boss's own lease expiry writes `value.message`.
+        reason: String(row.output?.error ?? row.output?.value?.message ?? '') || null,
       }));
     },
     async replay(id) {

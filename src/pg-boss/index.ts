@@ -9,6 +9,7 @@
  * import { createReceiver, startWorker } from 'webhook-cms-receiver';
  * import { pgBossQueue, pgBossSource } from 'webhook-cms-receiver/pg-boss';
  * const boss = new PgBoss(process.env.DATABASE_URL!);
+ * boss.on('error', (error) => console.error('pg-boss:', error.message)); // without it, a database restart ends the process
  * await boss.start();
  * const receiver = createReceiver({ token, queue: pgBossQueue(boss, 'webhooks') });
  * const worker = startWorker(pgBossSource(boss, 'webhooks'), { handlers, dedup: postgresDedupStore(pool, { transactional: true }) });
@@ -16,21 +17,16 @@
  * @module webhook-cms-receiver/pg-boss
  */
 import type PgBoss from 'pg-boss';
-import {
-  DEFAULT_RETRY,
-  type DeliveryQueue,
-  isJobFailure,
-  type JobResult,
-  type JobSource,
-  type QueuedDelivery,
-  type RetryOptions,
-  type RetryPolicy,
-} from 'webhook-cms-receiver';
+import { DEFAULT_RETRY, type DeliveryQueue, type JobResult, type RetryOptions } from 'webhook-cms-receiver';
 import { sha256Hex } from '../queue/ids.js';
+import { ensureQueue } from './queues.js';
 import { DEFAULT_PG_BOSS_SCHEMA, pgBossStats } from './stats.js';
 
+export { pgBossDeadLetterQueue } from './queues.js';
+export { type PgBossJob, type PgBossSourceLike, type PgBossSourceOptions, pgBossSource } from './source.js';
+
 /**
- * What this entry needs of a started `PgBoss` (pg-boss 10) instance.
+ * What {@link pgBossQueue} needs of a started `PgBoss` (pg-boss 10) instance.
  *
  * @example
  * ```ts
@@ -63,19 +59,6 @@ export async function pgBossJobId(deliveryId: string): Promise<string> {
 
 /** How often a hybrid answer looks at its job. */
 const POLL_MS = 100;
-
-/**
- * The dead-letter queue of a queue, `<name>_dead`: where pg-boss moves jobs out of retries
- * and where fatal failures are sent.
- *
- * @example
- * ```ts
- * const dead = await boss.fetch(pgBossDeadLetterQueue('webhooks'), { batchSize: 20 });
- * ```
- */
-export function pgBossDeadLetterQueue(queueName: string): string {
-  return `${queueName}_dead`;
-}
 
 /** Options of {@link pgBossQueue}. */
 export interface PgBossQueueOptions {
@@ -137,148 +120,4 @@ export function pgBossQueue(boss: PgBossLike, queueName: string, options: PgBoss
     },
     stats: pgBossStats(boss, queueName, options.schema ?? DEFAULT_PG_BOSS_SCHEMA),
   };
-}
-
-/** Options of {@link pgBossSource}. */
-export interface PgBossSourceOptions {
-  /** How often an idle worker polls. pg-boss's default is 2 s. */
-  pollingIntervalSeconds?: number;
-  /**
-   * How long a job may stay active before pg-boss takes it back and retries it (a killed
-   * worker): the job's lease. Counts as an attempt. Default pg-boss's 15 minutes; keep it
-   * above the worker's `handlerTimeoutMs`.
-   */
-  expireInSeconds?: number;
-}
-
-/** A pg-boss job as the handlers get it in `context.job`. */
-export type PgBossJob = PgBoss.JobWithMetadata<QueuedDelivery>;
-
-/**
- * The consumer for `startWorker`, on `boss.work`. At start it sets the queue's retries from
- * the worker's: `retryLimit` = attempts − 1, `retryDelay` = the first delay in whole seconds,
- * `retryBackoff: true` (pg-boss then waits `retryDelay × 2^n / 2 × (1 + random)`: exponential
- * with jitter, but its cap is pg-boss's own, 2^16 × `retryDelay`, not `maxDelayMs`), and the
- * dead-letter queue `<name>_dead`, where pg-boss moves a job out of retries. A job whose
- * lease (`expireInSeconds`) lapses is retried by pg-boss's maintenance and counts as an
- * attempt. A fatal error before the last attempt is sent to the dead-letter queue here and the
- * job completed, since pg-boss would otherwise retry it.
- *
- * **What commits together**, with `postgresDedupStore(pool, { transactional: true })` on the
- * database that holds pg-boss's schema: the handler's writes through `context.tx`, the
- * delivery's done row and the job's completion are one transaction. A crash or a failed commit
- * leaves none of them: pg-boss retries the job after its lease. Other stores: the effect is
- * deduplicated, and a job completed after its effect committed is at worst run again into a
- * `done` answer.
- *
- * @example
- * ```ts
- * const worker = startWorker(pgBossSource(boss, 'webhooks', { expireInSeconds: 600 }), {
- *   handlers: { 'article.sync': async ({ article }, { tx }) => (tx as PoolClient).query('…', [article.id]) },
- *   dedup: postgresDedupStore(pool, { transactional: true }),
- * });
- * ```
- */
-export function pgBossSource(
-  boss: PgBossLike,
-  queueName: string,
-  options: PgBossSourceOptions = {},
-): JobSource<PgBossJob> {
-  if (typeof boss?.work !== 'function')
-    throw new TypeError('pgBossSource needs a started PgBoss: pgBossSource(boss, name)');
-  const workers: string[] = [];
-  const deadLetter = pgBossDeadLetterQueue(queueName);
-  return {
-    async start(run, { concurrency, retry }) {
-      await ensureQueue(boss, queueName, retry, options.expireInSeconds, true);
-      const work = {
-        batchSize: 1,
-        includeMetadata: true as const,
-        pollingIntervalSeconds: options.pollingIntervalSeconds,
-      };
-      // One pg-boss worker per concurrent job: each fetches and runs one job at a time.
-      for (let i = 0; i < concurrency; i++) {
-        const id = await boss.work<QueuedDelivery>(queueName, work, async ([job]) => {
-          if (!job) return;
-          const completeIn = (tx: unknown, result: JobResult) => completeThrough(boss, queueName, job.id, tx, result);
-          try {
-            // pg-boss keeps what the callback returns as the job's output, where a hybrid answer reads it.
-            return await run({ delivery: job.data, job, attempt: job.retryCount + 1, completeIn });
-          } catch (error) {
-            // pg-boss retries every throw until retryLimit; a fatal one goes to the dead letters now.
-            if (isJobFailure(error) && !error.retry && job.retryCount < job.retryLimit) {
-              await boss.send(deadLetter, job.data as object);
-              return { deadLettered: true, error: error.message };
-            }
-            throw error;
-          }
-        });
-        workers.push(id);
-      }
-    },
-    async close() {
-      for (const id of workers.splice(0)) await boss.offWork({ id });
-    },
-  };
-}
-
-/** Creates the queue (and its dead-letter queue) when missing; a source also sets its retries. */
-async function ensureQueue(
-  boss: PgBossLike,
-  name: string,
-  retry: RetryPolicy,
-  expireInSeconds: number | undefined,
-  update: boolean,
-): Promise<void> {
-  const deadLetter = pgBossDeadLetterQueue(name);
-  await createIfMissing(boss, deadLetter, {});
-  const settings = {
-    retryLimit: retry.attempts - 1,
-    retryDelay: Math.max(1, Math.round(retry.initialDelayMs / 1000)),
-    retryBackoff: true,
-    deadLetter,
-    ...(expireInSeconds === undefined ? {} : { expireInSeconds }),
-  };
-  const created = await createIfMissing(boss, name, settings);
-  if (!created && update) await boss.updateQueue(name, { name, ...settings });
-}
-
-/**
- * True when this call created it. Another process creating it at the same time is fine:
- * pg-boss's `create_queue` may then fail (a unique violation, or a deadlock on its partition
- * tables), so it looks again, a few times.
- */
-async function createIfMissing(boss: PgBossLike, name: string, settings: Omit<PgBoss.Queue, 'name'>): Promise<boolean> {
-  for (let attempt = 1; ; attempt++) {
-    if (await boss.getQueue(name)) return false;
-    try {
-      await boss.createQueue(name, { name, ...settings });
-      return true;
-    } catch (error) {
-      if (attempt >= 5) throw error;
-      await new Promise((resolve) => setTimeout(resolve, 50 * attempt));
-    }
-  }
-}
-
-/** Completes a job through the store's transaction: a `pg` client, or a `postgres` transaction `sql`. */
-async function completeThrough(
-  boss: PgBossLike,
-  name: string,
-  id: string,
-  tx: unknown,
-  result: JobResult,
-): Promise<void> {
-  const client = tx as {
-    query?: (text: string, values: unknown[]) => Promise<{ rows: unknown[] }>;
-    unsafe?: (text: string, values: unknown[]) => Promise<unknown[]>;
-  };
-  let executeSql: (text: string, values: unknown[]) => Promise<{ rows: unknown[] }>;
-  if (typeof client.query === 'function') executeSql = (text, values) => client.query!(text, values);
-  else if (typeof client.unsafe === 'function')
-    executeSql = async (text, values) => ({ rows: await client.unsafe!(text, values) });
-  else return;
-  // The output also says how it was completed: pg-boss's own completion after the callback then finds nothing to do.
-  const output = { ...result, completedIn: 'the dedup transaction' };
-  await boss.complete(name, id, output, { db: { executeSql: executeSql as PgBoss.Db['executeSql'] } });
 }

@@ -52,7 +52,8 @@ const packageEntries = {
  * Bundles `test/queue/<entry>` and starts it in workerd with the bindings every test Worker
  * here has: the token, `DEDUP` and `LOG` Durable Objects, the `WEBHOOKS` queue (consumed, with
  * `maxRetries`) and its dead-letter queue `DEAD`, the R2 bucket `BODIES`, and `vars`. `names`
- * renames them for a Worker written as the README shows.
+ * renames them for a Worker written as the README shows; `withLog: false` leaves out `LOG`;
+ * `outbound(request)` answers the Worker's outgoing fetches, in this process, with JSON.
  *
  * @example
  * ```js
@@ -61,7 +62,15 @@ const packageEntries = {
  * await worker.stop();
  * ```
  */
-export async function startQueueWorker({ entry, maxRetries = 5, maxBatchSize, names = {}, vars = {} }) {
+export async function startQueueWorker({
+  entry,
+  maxRetries = 5,
+  maxBatchSize,
+  names = {},
+  vars = {},
+  withLog = true,
+  outbound,
+}) {
   const binding = { dedup: 'DEDUP', bodies: 'BODIES', queue: 'WEBHOOKS', dead: 'DEAD', ...names };
   const { build } = fromRuntimes('esbuild');
   const cacheDir = join(runtimesModules, '.cache', `cloudflare-${basename(entry, '.ts')}`);
@@ -83,7 +92,7 @@ export async function startQueueWorker({ entry, maxRetries = 5, maxBatchSize, na
     platform: 'node',
   });
   const testing = await import(pathToFileURL(testingFile).href);
-  const { Miniflare } = fromRuntimes('miniflare');
+  const { Miniflare, Response: MiniflareResponse } = fromRuntimes('miniflare');
   const token = `whk_${randomBytes(16).toString('hex')}`;
   const mf = new Miniflare({
     modules: true,
@@ -94,8 +103,11 @@ export async function startQueueWorker({ entry, maxRetries = 5, maxBatchSize, na
     bindings: { WEBHOOK_TOKEN: token, ...vars },
     durableObjects: {
       [binding.dedup]: { className: 'WebhookDedupObject', useSQLite: true },
-      LOG: { className: 'QueueLog', useSQLite: true },
+      ...(withLog ? { LOG: { className: 'QueueLog', useSQLite: true } } : {}),
     },
+    ...(outbound
+      ? { outboundService: async (request) => new MiniflareResponse(JSON.stringify(await outbound(request))) }
+      : {}),
     r2Buckets: { [binding.bodies]: 'webhook-bodies' },
     queueProducers: { [binding.queue]: { queueName: 'webhooks' }, [binding.dead]: { queueName: 'webhooks-dead' } },
     queueConsumers: {
@@ -138,8 +150,8 @@ export async function startQueueWorker({ entry, maxRetries = 5, maxBatchSize, na
     readLog,
     count,
     until,
-    /** Keys of the objects in the R2 bucket. */
-    bodies: async () => await (await fetch(at('/bodies'))).json(),
+    /** Keys of the objects in the R2 bucket, read through miniflare. */
+    bodies: async () => (await (await mf.getR2Bucket(binding.bodies)).list()).objects.map(({ key }) => key),
     stop: () => mf.dispose(),
   };
 }

@@ -29,7 +29,7 @@ interface Env {
   DEAD: QueueProducerLike<QueueMessageBody>;
   DEDUP: DurableObjectNamespaceLike;
   LOG: DurableObjectNamespaceLike;
-  BODIES: R2BucketLike & { list(): Promise<{ objects: { key: string }[] }> };
+  BODIES: R2BucketLike;
   /** Optional `retry.attempts` of the consumer; 2 when unset. */
   ATTEMPTS?: string;
 }
@@ -101,7 +101,6 @@ const consume = queueConsumer((env: Env) => ({
 const routes: Record<string, (env: Env, request: Request) => Promise<Response>> = {
   '/limit': async () => Response.json(QUEUE_MESSAGE_MAX_BYTES),
   '/log': async (env) => new Response(await (await callLog(env)).text()),
-  '/bodies': async (env) => Response.json((await env.BODIES.list()).objects.map(({ key }) => key)),
   // Raw messages, as a foreign producer would send them.
   '/send': async (env, request) => {
     const { messages } = (await request.json()) as { messages: unknown[] };

@@ -39,8 +39,12 @@ export interface BodyReference {
   sha256: string;
 }
 
-/** A delivery whose body is in R2: every field of `QueuedDelivery` but `body`, and the reference. */
-export type OutOfLineDelivery = Omit<QueuedDelivery, 'body'> & { bodyRef: BodyReference };
+/**
+ * A delivery whose body is in R2: every field of `QueuedDelivery` but `body`, and the
+ * reference. `articleId` (article events) lets a copy of the message that arrives after its
+ * body was deleted ask the dedup store whether the delivery completed, ordering included.
+ */
+export type OutOfLineDelivery = Omit<QueuedDelivery, 'body'> & { bodyRef: BodyReference; articleId?: string };
 
 /**
  * What `cloudflareQueue` puts on the queue: the delivery itself when it fits
@@ -51,6 +55,13 @@ export type QueueMessageBody = QueuedDelivery | OutOfLineDelivery;
 /** Why the out-of-line body could not be read back: a retry cannot help. */
 export class BodyGone extends Error {
   override readonly name = 'BodyGone';
+  /** True when the object is missing (deleted on completion, or expired), false when it is altered. */
+  readonly missing: boolean;
+
+  constructor(message: string, missing: boolean) {
+    super(message);
+    this.missing = missing;
+  }
 }
 
 const encoder = new TextEncoder();
@@ -79,7 +90,19 @@ export async function toMessage<M extends QueuedDelivery>(
   const key = `webhook-bodies/${encodeURIComponent(delivery.deliveryId ?? 'no-id')}/${crypto.randomUUID()}`;
   const bodyRef: BodyReference = { key, bytes: bytes.byteLength, sha256: await sha256(bytes) };
   await bucket.put(key, body, { customMetadata: { deliveryId: delivery.deliveryId ?? '', sha256: bodyRef.sha256 } });
-  return { ...rest, bodyRef };
+  const articleId = articleIdOf(delivery);
+  return articleId === undefined ? { ...rest, bodyRef } : { ...rest, bodyRef, articleId };
+}
+
+/** The article's id of an article event, read from the verified body: what an ordered claim keys on. */
+function articleIdOf({ event, body }: QueuedDelivery): string | undefined {
+  if (event !== 'article.sync' && event !== 'article.trash') return undefined;
+  try {
+    const id = (JSON.parse(body) as { article?: { id?: unknown } } | null)?.article?.id;
+    return typeof id === 'string' ? id : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /** The reference of a message whose body is in R2; undefined for any other message. */
@@ -96,18 +119,22 @@ export function referenceOf(message: unknown): BodyReference | undefined {
 export async function fromMessage(message: unknown, bucket: R2BucketLike): Promise<QueuedDelivery> {
   const ref = referenceOf(message);
   if (!ref) return message as QueuedDelivery;
-  const { bodyRef: _, ...rest } = message as OutOfLineDelivery;
+  const { bodyRef: _, articleId: __, ...rest } = message as OutOfLineDelivery;
   const object = await bucket.get(ref.key);
   if (!object) {
     throw new BodyGone(
       `its body is no longer in the R2 bucket (key ${ref.key}): deleted when an earlier run of this message ` +
         'completed, or expired by the bucket lifecycle rule',
+      true,
     );
   }
   const body = await object.text();
   const bytes = encoder.encode(body);
   if (bytes.byteLength !== ref.bytes || (await sha256(bytes)) !== ref.sha256) {
-    throw new BodyGone(`the R2 object ${ref.key} is not the body the message refers to (size or SHA-256 differ)`);
+    throw new BodyGone(
+      `the R2 object ${ref.key} is not the body the message refers to (size or SHA-256 differ)`,
+      false,
+    );
   }
   return { ...rest, body };
 }

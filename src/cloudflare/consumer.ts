@@ -1,7 +1,7 @@
 import {
   DEFAULT_RETRY,
+  type DedupStore,
   isJobFailure,
-  isWebhookError,
   type JobResult,
   type JobSource,
   type QueuedDelivery,
@@ -10,9 +10,17 @@ import {
   startWorker,
   type WorkerOptions,
 } from 'webhook-cms-receiver';
-import { BodyGone, fromMessage, type QueueMessageBody, type R2BucketLike, referenceOf } from './bodies.js';
-import { deadLetterMessage } from './dead-letter.js';
+import {
+  BodyGone,
+  fromMessage,
+  type OutOfLineDelivery,
+  type QueueMessageBody,
+  type R2BucketLike,
+  referenceOf,
+} from './bodies.js';
+import { deadLetterMessage, reasonOf } from './dead-letter.js';
 import { bodiesOption, type QueueBatchLike, type QueueMessageLike, type QueueProducerLike } from './queue.js';
+import { settledBefore } from './settled.js';
 
 /** Options of {@link queueConsumer}: those of `startWorker`, plus the R2 bucket and where dead letters go. */
 export interface QueueConsumerOptions extends WorkerOptions<QueueMessageLike<QueueMessageBody>> {
@@ -85,6 +93,8 @@ type Run = (job: SourceJob<Message>) => Promise<JobResult>;
 interface Consumer {
   run: Run;
   bodies: R2BucketLike;
+  dedup: DedupStore | undefined;
+  ordering: boolean;
   deadLetter: QueueProducerLike<unknown> | undefined;
   attempts: number;
   delaySeconds: (attempt: number) => number;
@@ -107,6 +117,8 @@ function consumerFor(options: QueueConsumerOptions): Promise<Consumer> {
   return worker.ready.then(() => ({
     run: run!,
     bodies,
+    dedup: options.dedup || undefined,
+    ordering: options.ordering === true,
     deadLetter: options.deadLetter,
     attempts: retry.attempts,
     delaySeconds: (attempt) => Math.ceil(retryDelayMs(retry, attempt) / 1000),
@@ -125,6 +137,17 @@ async function consume(message: Message, consumer: Consumer): Promise<void> {
   try {
     delivery = await fromMessage(message.body, consumer.bodies);
   } catch (error) {
+    if (error instanceof BodyGone && error.missing) {
+      const settled = await settledBefore(message.body as OutOfLineDelivery, consumer.dedup, consumer.ordering);
+      if (settled === 'done') {
+        message.ack();
+        return;
+      }
+      if (settled === 'running') {
+        message.retry({ delaySeconds: consumer.delaySeconds(message.attempts) });
+        return;
+      }
+    }
     // R2 failing is worth a retry, within the attempts; a body that is gone is not.
     if (!(error instanceof BodyGone) && message.attempts < consumer.attempts) {
       message.retry({ delaySeconds: consumer.delaySeconds(message.attempts) });
@@ -154,13 +177,6 @@ async function consume(message: Message, consumer: Consumer): Promise<void> {
     // The delivery is done; the copy is left to the bucket's lifecycle rule.
     consumer.report(`could not delete ${ref.key} from R2 after its delivery completed: ${String(error)}`);
   }
-}
-
-/** The cause of a failure in words: a WebhookError's code and reason (its message is the public answer). */
-function reasonOf(error: unknown): string {
-  const cause = isJobFailure(error) ? error.cause : error;
-  if (isWebhookError(cause)) return `${cause.code}: ${cause.reason}`;
-  return cause instanceof Error ? cause.message : String(cause);
 }
 
 /** Sends the message to the dead-letter queue with its reason and acknowledges it; else leaves it to the queue. */

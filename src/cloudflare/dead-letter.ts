@@ -1,4 +1,4 @@
-import type { QueuedDelivery } from 'webhook-cms-receiver';
+import { isJobFailure, isWebhookError, type QueuedDelivery } from 'webhook-cms-receiver';
 import {
   messageBytes,
   QUEUE_MESSAGE_MAX_BYTES,
@@ -48,4 +48,11 @@ export async function deadLetterMessage(
     return await toMessage(letter as QueuedDelivery & { failure: DeadLetterFailure }, bucket);
   }
   return letter;
+}
+
+/** The cause of a failure in words: a WebhookError's code and reason (its message is the public answer). */
+export function reasonOf(error: unknown): string {
+  const cause = isJobFailure(error) ? error.cause : error;
+  if (isWebhookError(cause)) return `${cause.code}: ${cause.reason}`;
+  return cause instanceof Error ? cause.message : String(cause);
 }

@@ -118,6 +118,24 @@ await runChecks(
       },
     ],
     [
+      '40 copies of one message whose body is in R2, as redeliveries: one effect, no dead letter, R2 copy gone',
+      async () => {
+        const id = randomUUID();
+        const delivery = queued(ofMessageBytes('sized-r2-copies', id, limit + 1000), id);
+        const { message } = await worker.call('/copies', { delivery, copies: 40 });
+        assert.ok(
+          message.bodyRef && message.articleId,
+          `sent by reference, with its article: ${JSON.stringify(message)}`,
+        );
+        await until('the effect', async () => (await count(`effect ${id}`)) === 1);
+        await until('no R2 copy', async () => !(await worker.bodies()).some((key) => key.includes(id)));
+        // Copies that come after the body was deleted are answered by the dedup store, not dead-lettered.
+        await sleep(6000);
+        assert.equal(await count(`effect ${id}`), 1);
+        assert.equal(await count(`dead ${id}`), 0, await reasonOf(id));
+      },
+    ],
+    [
       'a consumer that throws mid-batch, beside a failing and a poison message: none of the batch is lost',
       async () => {
         const good = Array.from({ length: 7 }, () => queued(sync('batch')));

@@ -10,7 +10,7 @@ describe('Cloudflare Queues: the fault rows workerd can run (test/queue/cloudfla
     title,
     async () => {
       const { code, output } = await runWorkerdScript(new URL('./cloudflare-faults.mjs', import.meta.url));
-      expect(output, output).toMatch(/^cloudflare-faults: 6 passed, 0 failed$/m);
+      expect(output, output).toMatch(/^cloudflare-faults: 7 passed, 0 failed$/m);
       expect(code, output).toBe(0);
     },
     300_000,

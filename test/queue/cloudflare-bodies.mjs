@@ -51,10 +51,13 @@ const payloadOfMessageBytes = (slug, deliveryId, target) => {
 
 /** Posts the payload and checks every promise: queued, sent as expected, exact body seen, effect once, R2 copy gone. */
 const deliverAndCheck = async (payload, deliveryId, expectSent) => {
+  const started = performance.now();
   assert.deepEqual(await worker.post(payload, deliveryId), { status: 200, body: { ok: true, queued: true } });
+  const answeredMs = performance.now() - started;
   const html = payload.article.content_html;
   const seen = `body ${deliveryId} ${html.length} ${createHash('sha256').update(html).digest('hex')}`;
   await worker.until(`the effect of ${deliveryId}`, async () => (await worker.count(`effect ${deliveryId}`)) === 1);
+  const doneMs = performance.now() - started;
   const log = await worker.readLog();
   assert.equal(log.filter((line) => line === seen).length, 1, 'the handler saw the exact body, once');
   const sent = log.filter((line) => line.startsWith(`sent ${deliveryId} `));
@@ -64,6 +67,7 @@ const deliverAndCheck = async (payload, deliveryId, expectSent) => {
     'the R2 copy deleted',
     async () => !(await worker.bodies()).some((key) => key.includes(deliveryId)),
   );
+  console.log(`       answered in ${answeredMs.toFixed(0)} ms; the effect seen ${doneMs.toFixed(0)} ms after the post`);
 };
 
 const atSize = (offset) => async () => {

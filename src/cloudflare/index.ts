@@ -16,12 +16,20 @@ export { durableObjectDedupStore, type DurableObjectDedupStoreOptions } from './
 export { WebhookDedupObject } from './dedup-object.js';
 export {
   cloudflareQueue,
-  queueConsumer,
-  type QueueConsumerOptions,
+  type CloudflareQueueOptions,
   type QueueProducerLike,
   type QueueMessageLike,
   type QueueBatchLike,
 } from './queue.js';
+export { queueConsumer, type QueueConsumerOptions } from './consumer.js';
+export {
+  QUEUE_MESSAGE_MAX_BYTES,
+  type R2BucketLike,
+  type BodyReference,
+  type OutOfLineDelivery,
+  type QueueMessageBody,
+} from './bodies.js';
+export type { DeadLetterFailure, DeadLetterMessage } from './dead-letter.js';
 export type {
   DurableObjectNamespaceLike,
   DurableObjectStubLike,

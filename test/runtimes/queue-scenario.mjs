@@ -7,8 +7,9 @@ import { send } from './example-scenario.mjs';
  * (`hostWorker(…, { queueProducers, queueConsumers, tap })`): deliveries are answered
  * `queued` and a redelivery `duplicate`; its `queue()` consumer runs the handlers (seen in
  * what the Worker logs: `sync <slug> (<status>)`, `trash <slug>`), once for a copy the queue
- * delivers again, not for a sync older than the trash it follows (ordering); a message that
- * is no delivery ends in the dead-letter queue, read through the tap. `inbox` is the tap's
+ * delivers again, not for a sync older than the trash it follows (ordering); a body larger than
+ * a queue message goes through the starter's R2 bucket; a message that is no delivery ends in
+ * the dead-letter queue with its reason, read through the tap. `inbox` is the tap's
  * producer binding to the consumed queue, `deadLetterQueue` the queue the tap consumes.
  *
  * @example
@@ -99,6 +100,18 @@ export async function queueScenario(worker, token, { inbox, deadLetterQueue }) {
       },
     ],
     [
+      'a 2 MiB article (over a queue message) is answered queued and its handler runs, the body through R2',
+      async () => {
+        const big = { id: crypto.randomUUID(), slug: `large-${runId}`, content_html: 'é'.repeat(1024 * 1024) };
+        expect(
+          'the answer',
+          await post(signDelivery({ token, payload: articleSyncPayload({ article: big }) })),
+          queued,
+        );
+        await until('the large article.sync handler', `sync ${big.slug} (`);
+      },
+    ],
+    [
       'article.trash is answered queued and its handler runs',
       async () => {
         expect('the answer', await post(signDelivery({ token, payload: articleTrashPayload({ article }) })), queued);
@@ -128,17 +141,23 @@ export async function queueScenario(worker, token, { inbox, deadLetterQueue }) {
           receivedAt: now,
         };
         expect('the tap', await send(tap(`send/${inbox}`), json(garbage)), { status: 200, body: { sent: true } });
+        // The dead letter is the message as sent, with the reason added as `failure`.
+        const same = ({ body: { failure, ...rest } }) => isDeepStrictEqual(rest, garbage) && failure;
         const deadline = Date.now() + 15_000;
         let received = [];
         while (Date.now() < deadline) {
           received = (await send(tap('received'), { method: 'GET' })).body;
-          if (received.some((message) => isDeepStrictEqual(message.body, garbage))) break;
+          if (received.some(same)) break;
           await sleep(100);
         }
-        const dead = received.filter((message) => isDeepStrictEqual(message.body, garbage));
-        if (dead.length !== 1 || dead[0].queue !== deadLetterQueue)
+        const dead = received.filter(same);
+        if (
+          dead.length !== 1 ||
+          dead[0].queue !== deadLetterQueue ||
+          !/not valid JSON/.test(dead[0].body.failure.reason)
+        )
           throw new Error(
-            `expected it once in ${deadLetterQueue}, the tap received ${JSON.stringify(received)}${tail(worker)}`,
+            `expected it once in ${deadLetterQueue}, with its reason; the tap received ${JSON.stringify(received)}${tail(worker)}`,
           );
         await until('the consumer', 'dead-lettered');
       },

@@ -123,7 +123,7 @@ async function cloudflareQueueMode() {
   const token = `whk_${randomBytes(16).toString('hex')}`;
   const starter = copyStarterOut();
   try {
-    const { main, durableObjects, queueProducers, queueConsumers } = readWranglerConfig(starter.dir);
+    const { main, durableObjects, queueProducers, queueConsumers, r2Buckets } = readWranglerConfig(starter.dir);
     const consumed = Object.keys(queueConsumers);
     const produced = [...new Set(Object.values(queueProducers).map(({ queueName }) => queueName))];
     const [inboxQueue] = consumed;
@@ -137,6 +137,7 @@ async function cloudflareQueueMode() {
       bindings: { WEBHOOK_TOKEN: token },
       durableObjects,
       queueProducers,
+      r2Buckets,
       // As declared, batches flushed after 0.1 s rather than wrangler's default 5 s.
       queueConsumers: Object.fromEntries(
         Object.entries(queueConsumers).map(([queue, settings]) => [queue, { ...settings, maxBatchTimeout: 0.1 }]),

@@ -6,7 +6,7 @@ import { Miniflare } from 'miniflare';
 
 const [scriptPath, compatibilityDate, bindingsJson = '{}', flags = '', durableObjectsJson = '{}', queuesJson = '{}'] =
   process.argv.slice(2);
-const { queueProducers, queueConsumers, tap } = JSON.parse(queuesJson);
+const { queueProducers, queueConsumers, r2Buckets, tap } = JSON.parse(queuesJson);
 const worker = {
   name: 'worker',
   modules: true,
@@ -19,6 +19,7 @@ const worker = {
   durableObjects: JSON.parse(durableObjectsJson),
   queueProducers,
   queueConsumers,
+  r2Buckets,
 };
 const mf = new Miniflare({
   // The tap, when asked for: a second Worker under /__tap/ that sends raw messages to queues

@@ -52,7 +52,7 @@ export function copyStarterOut() {
 /**
  * Reads the example's wrangler.toml (in the repository, or in the copy `dir`) and refuses any
  * config that would turn nodejs_compat on: the matrix exists to prove a Worker without it.
- * Its Durable Object bindings and queues come back as miniflare's options.
+ * Its Durable Object bindings, R2 buckets and queues come back as miniflare's options.
  *
  * @example
  * ```js
@@ -74,6 +74,9 @@ export function readWranglerConfig(dir = starterDir) {
     compatibilityDate: date,
     main: join(dir, main),
     durableObjects: durableObjectsOf(settings, wranglerToml),
+    r2Buckets: Object.fromEntries(
+      tableArray(settings, 'r2_buckets').map((entry) => [entry.binding, entry.bucket_name]),
+    ),
     ...queuesOf(settings, wranglerToml),
   };
 }
@@ -160,6 +163,7 @@ export async function hostWorker(
     durableObjects = {},
     queueProducers,
     queueConsumers,
+    r2Buckets,
     tap,
   },
 ) {
@@ -189,7 +193,7 @@ export async function hostWorker(
       JSON.stringify(bindings),
       compatibilityFlags.join(','),
       JSON.stringify(durableObjects),
-      JSON.stringify({ queueProducers, queueConsumers, tap }),
+      JSON.stringify({ queueProducers, queueConsumers, r2Buckets, tap }),
     ],
     {
       cwd: runtimesDir,

@@ -1,11 +1,13 @@
-import { createReceiver, type QueuedDelivery, type WebhookHandlers } from 'webhook-cms-receiver';
+import { createReceiver, type WebhookHandlers } from 'webhook-cms-receiver';
 import {
   cloudflareQueue,
   type DurableObjectNamespaceLike,
   durableObjectDedupStore,
   type QueueBatchLike,
+  type QueueMessageBody,
   type QueueProducerLike,
   queueConsumer,
+  type R2BucketLike,
 } from 'webhook-cms-receiver/cloudflare';
 import { webhookHandler } from 'webhook-cms-receiver/fetch';
 
@@ -22,9 +24,15 @@ interface Env {
    * Queue mode, when bound (`[[queues.producers]]` in wrangler.toml): verified deliveries go to
    * this Cloudflare Queue and are answered at once; this Worker's `queue()` runs the handlers.
    */
-  WEBHOOKS?: QueueProducerLike<QueuedDelivery>;
-  /** The dead-letter queue: where a delivery goes once its retries are spent. */
-  WEBHOOKS_DEAD?: QueueProducerLike<QueuedDelivery>;
+  WEBHOOKS?: QueueProducerLike<QueueMessageBody>;
+  /** The dead-letter queue: where a delivery goes once its retries are spent, with the reason. */
+  WEBHOOKS_DEAD?: QueueProducerLike<unknown>;
+  /**
+   * Queue mode needs it (`[[r2_buckets]]` in wrangler.toml, `R2Bucket` in `wrangler types`): a
+   * queue message holds 128 KB and articles can be far larger, so those bodies wait here, the
+   * message holding a reference, until their delivery completed.
+   */
+  WEBHOOK_BODIES?: R2BucketLike;
 }
 
 const handlers: WebhookHandlers = {
@@ -44,10 +52,17 @@ const handlers: WebhookHandlers = {
 
 // The queue() handler: the same handlers, deduplicated through the same Durable Objects (Queues
 // deliver at least once), retried with backoff (10 attempts: `max_retries = 9` in wrangler.toml),
-// then sent to WEBHOOKS_DEAD.
+// then sent to WEBHOOKS_DEAD with the reason. Bodies too large for a message come from WEBHOOK_BODIES.
 const consume = queueConsumer((env: Env) => {
   if (!env.WEBHOOK_DEDUP) throw new Error('WEBHOOK_DEDUP is not bound: the consumer deduplicates through it.');
-  return { handlers, dedup: durableObjectDedupStore(env.WEBHOOK_DEDUP), ordering: true, deadLetter: env.WEBHOOKS_DEAD };
+  return {
+    handlers,
+    dedup: durableObjectDedupStore(env.WEBHOOK_DEDUP),
+    // Missing, queueConsumer throws naming the [[r2_buckets]] entry to add.
+    bodies: env.WEBHOOK_BODIES!,
+    ordering: true,
+    deadLetter: env.WEBHOOKS_DEAD,
+  };
 });
 
 type Handler = (request: Request) => Promise<Response>;
@@ -77,7 +92,8 @@ function webhookFor(env: Env): Handler {
       // above), as createReceiver refuses `ordering` with a `queue`.
       ordering: !env.WEBHOOKS,
       // Queue mode when the queue is bound: answered {"ok":true,"queued":true} once enqueued.
-      queue: env.WEBHOOKS ? cloudflareQueue(env.WEBHOOKS) : undefined,
+      // Missing WEBHOOK_BODIES, cloudflareQueue throws naming the [[r2_buckets]] entry to add.
+      queue: env.WEBHOOKS ? cloudflareQueue(env.WEBHOOKS, { bodies: env.WEBHOOK_BODIES! }) : undefined,
     });
     const handle = env.WEBHOOKS ? webhookHandler(receiver) : webhookHandler(receiver, handlers);
     cached = { token, handle };
@@ -91,7 +107,7 @@ export default {
     return webhookFor(env)(request);
   },
   // Consumer of WEBHOOKS ([[queues.consumers]] in wrangler.toml).
-  queue(batch: QueueBatchLike<QueuedDelivery>, env: Env): Promise<void> {
+  queue(batch: QueueBatchLike<QueueMessageBody>, env: Env): Promise<void> {
     return consume(batch, env);
   },
 };

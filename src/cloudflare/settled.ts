@@ -1,0 +1,30 @@
+import type { DedupClaim, DedupStore } from 'webhook-cms-receiver';
+import type { OutOfLineDelivery } from './bodies.js';
+
+/**
+ * What the dedup store says of a message whose R2 body is missing: `done` when its delivery
+ * completed (a copy Cloudflare delivered again after the run that deleted the body), `running`
+ * while another copy holds it, `unknown` otherwise (no store, no delivery id, or never run),
+ * for which the caller dead-letters. Claims exactly as the worker would have, so the answer
+ * comes from the same record, ordering included; a claim it gets is released at once.
+ */
+export async function settledBefore(
+  message: OutOfLineDelivery,
+  store: DedupStore | undefined,
+  ordering: boolean,
+): Promise<'done' | 'running' | 'unknown'> {
+  const { deliveryId, event, timestamp, articleId } = message;
+  if (!store || typeof deliveryId !== 'string') return 'unknown';
+  const ordered = ordering && (event === 'article.sync' || event === 'article.trash');
+  if (ordered && typeof articleId !== 'string') return 'unknown';
+  const claim: DedupClaim = ordered ? { deliveryId, order: { articleId: articleId!, timestamp } } : { deliveryId };
+  try {
+    const outcome = await store.claim(claim);
+    if (outcome.state === 'done' || outcome.state === 'stale') return 'done';
+    if (outcome.state === 'in-progress') return 'running';
+    await store.release(claim, outcome.lease);
+  } catch {
+    // A store that cannot answer proves nothing: the message is dead-lettered with its reason.
+  }
+  return 'unknown';
+}

@@ -1,5 +1,6 @@
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
+import { MATRIX_FILES } from './test/setup/matrix-files.js';
 
 const here = (path: string) => fileURLToPath(new URL(path, import.meta.url));
 
@@ -25,7 +26,9 @@ export default defineConfig({
     // after the run; under CI=true it fails the run.
     reporters: ['default', './test/setup/skipped-suites.ts'],
     include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
-    exclude: ['**/node_modules/**', '**/.scratch/**', 'test/runtimes/**', 'examples/**'],
+    // The slow matrix (every host version, starters copied out, engines under faults) is
+    // `npm run test:matrix` (vitest.matrix.config.ts); `npm test` is the rest.
+    exclude: ['**/node_modules/**', '**/.scratch/**', 'test/runtimes/**', 'examples/**', ...MATRIX_FILES],
     testTimeout: 20_000,
     // Refusals and failures the tests provoke on purpose are logged by the receiver (contract v3):
     // keep them out of the run's output. WCR_TEST_LOGS=1 shows them.

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// `npm run check:readme`: every ```ts and ```js block of README.md and CONTRIBUTING.md is
+// `npm run check:readme`: every ```ts and ```js block of README.md, CONTRIBUTING.md and docs/*.md is
 // type-checked, as a user would paste it, against the package's own entries (tsconfig.json's
 // paths map `webhook-cms-receiver/*` to the sources). Each block becomes one module in
 // .scratch/readme/, so blocks do not see each other; the names a snippet takes from the
@@ -7,19 +7,26 @@
 // string says `no-check` (```ts no-check) is skipped: use it for fragments only, sparingly.
 // Errors are reported at their line in the Markdown file. Usage: node scripts/check-readme.mjs
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
-const DOCS = ['README.md', 'CONTRIBUTING.md'];
+// The README, CONTRIBUTING.md and every guide in docs/.
+const DOCS = [
+  'README.md',
+  'CONTRIBUTING.md',
+  ...readdirSync(join(root, 'docs'))
+    .filter((name) => name.endsWith('.md'))
+    .map((name) => `docs/${name}`),
+];
 const scratch = join(root, '.scratch', 'readme');
 const EXTENSIONS = { ts: 'ts', typescript: 'ts', js: 'mjs', javascript: 'mjs' };
 
 // What snippets take from the user's side: their own functions and the objects an earlier
 // snippet built. Global, so a snippet's own `const receiver = …` shadows it.
 const PRELUDE = `import type { Receiver, SyncArticle, WebhookHandlers } from 'webhook-cms-receiver';
-import type { durableObjectDedupStore } from 'webhook-cms-receiver/cloudflare';
+import type { cloudflareQueue, durableObjectDedupStore, QueueConsumerOptions } from 'webhook-cms-receiver/cloudflare';
 
 type Post = { id: string; slug: string };
 
@@ -36,6 +43,10 @@ declare global {
   interface Env {
     WEBHOOK_TOKEN: string;
     WEBHOOK_DEDUP: Parameters<typeof durableObjectDedupStore>[0];
+    /** Queue mode: the producer, the R2 bucket for large bodies and the dead-letter queue. */
+    WEBHOOKS: Parameters<typeof cloudflareQueue>[0];
+    WEBHOOK_BODIES: Parameters<typeof cloudflareQueue>[1]['bodies'];
+    WEBHOOKS_DEAD: NonNullable<QueueConsumerOptions['deadLetter']>;
   }
   /** Bun's types are not installed here. */
   const Bun: { serve(options: { port: number; fetch(request: Request): Promise<Response> }): unknown };
@@ -95,7 +106,7 @@ for (const doc of DOCS) {
       continue;
     }
     // Zero-padded, so tsc reports the blocks in the order they appear.
-    const name = `${doc.replace(/\.md$/, '')}-${String(block.line).padStart(4, '0')}.${extension}`;
+    const name = `${doc.replace(/\.md$/, '').replace('/', '-')}-${String(block.line).padStart(4, '0')}.${extension}`;
     // `export {}` makes every block a module, so its names stay its own.
     writeFileSync(join(scratch, name), `${block.lines.join('\n')}\nexport {};\n`);
     origins.set(name, { doc, line: block.line });

@@ -13,22 +13,8 @@
  * ```
  * @module webhook-cms-receiver/bullmq
  */
-import {
-  DelayedError,
-  type Job,
-  type JobsOptions,
-  type Queue,
-  UnrecoverableError,
-  Worker,
-  type WorkerOptions as BullWorkerOptions,
-} from 'bullmq';
-import {
-  type DeliveryQueue,
-  isJobFailure,
-  type JobResult,
-  type JobSource,
-  type QueuedDelivery,
-} from 'webhook-cms-receiver';
+import type { JobsOptions, Queue } from 'bullmq';
+import type { DeliveryQueue, JobResult } from 'webhook-cms-receiver';
 import { sha256Hex } from '../queue/ids.js';
 import { bullmqStats } from './stats.js';
 
@@ -108,59 +94,4 @@ export function bullmqQueue(queue: Queue, options: BullmqQueueOptions = {}): Del
   };
 }
 
-/**
- * Options of {@link bullmqSource}: BullMQ's own `WorkerOptions` (`connection`, `prefix`,
- * `lockDuration`, `stalledInterval`, …) plus the queue's name. `concurrency` comes from
- * `startWorker`, and `maxStalledCount` is the worker's attempts unless given.
- */
-export interface BullmqSourceOptions extends Omit<BullWorkerOptions, 'concurrency' | 'autorun'> {
-  queueName: string;
-}
-
-/**
- * The consumer for `startWorker`, on a BullMQ `Worker`. Retries are the worker's: a failed run
- * is moved to BullMQ's delayed set for the worker's backoff (`job.moveToDelayed`, no BullMQ
- * `attempts` needed on the jobs), and a job that fails for good, or is fatal, is failed with
- * `UnrecoverableError`, so it stays in the queue's failed set: the dead-letter list
- * (`queue.getFailed()`, `job.retry()` re-runs one). Attempts are counted with BullMQ's
- * `attemptsStarted`, which includes runs whose lock lapsed (a killed worker, a stalled job):
- * a stalled job counts as an attempt. The failure of every run is written to the job's log.
- *
- * @example
- * ```ts
- * const worker = startWorker(bullmqSource({ queueName: 'webhooks', connection: { url: process.env.REDIS_URL } }), {
- *   handlers,
- *   dedup: redisDedupStore(redis),
- * });
- * ```
- */
-export function bullmqSource(options: BullmqSourceOptions): JobSource<Job<QueuedDelivery>> {
-  const { queueName, ...workerOptions } = options;
-  let worker: Worker<QueuedDelivery> | undefined;
-  return {
-    start(run, { concurrency, retry }) {
-      worker = new Worker<QueuedDelivery>(
-        queueName,
-        async (job, token, signal) => {
-          try {
-            // Kept as the job's `returnvalue`, where a hybrid answer reads its published_url.
-            return await run({ delivery: job.data, job, attempt: Math.max(1, job.attemptsStarted), signal });
-          } catch (error) {
-            if (!isJobFailure(error)) throw error;
-            await job.log(`attempt ${job.attemptsStarted}: ${error.message}`).catch(() => {});
-            if (!error.retry) throw new UnrecoverableError(error.message);
-            await job.moveToDelayed(Date.now() + error.delayMs, token);
-            // Tells BullMQ the job was moved on purpose: it is neither completed nor failed.
-            throw new DelayedError();
-          }
-        },
-        { maxStalledCount: retry.attempts, ...workerOptions, concurrency, autorun: true },
-      );
-      // BullMQ emits connection errors here; without a listener they would crash the process.
-      worker.on('error', () => {});
-    },
-    async close() {
-      await worker?.close();
-    },
-  };
-}
+export { bullmqSource, type BullmqSourceOptions } from './source.js';

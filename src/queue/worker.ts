@@ -168,7 +168,31 @@ export function startWorker<J>(source: JobSource<J>, options: WorkerOptions<J>):
     throw new JobFailure(cause, { retry: false });
   };
 
-  const run = async ({ delivery, job, attempt, signal, completeIn }: SourceJob<J>): Promise<JobResult> => {
+  /**
+   * Another worker holds the delivery's claim: a copy running now, or the claim of a worker
+   * killed mid-job until its lease lapses. Nothing failed, so no attempt is used and nothing
+   * is logged as an error; the delay grows with the deferrals, up to the retry cap.
+   */
+  const defer = (event: WebhookEvent, attempt: number, deferrals: number): never => {
+    const delayMs = retryDelayMs(retry, attempt + deferrals);
+    log.warn(
+      `worker: ${event.name} delivery ${event.deliveryId ?? '(no delivery id)'} is held by another worker (a copy ` +
+        `running, or the claim of a worker stopped mid-job until its lease lapses); deferred ${delayMs} ms, ` +
+        'not counted as an attempt',
+      { event: event.name, deliveryId: event.deliveryId },
+    );
+    const cause = new Error("another worker holds this delivery (a copy running, or a stopped worker's claim)");
+    throw new JobFailure(cause, { retry: true, delayMs, deferred: true });
+  };
+
+  const run = async ({
+    delivery,
+    job,
+    attempt,
+    deferrals = 0,
+    signal,
+    completeIn,
+  }: SourceJob<J>): Promise<JobResult> => {
     let event: WebhookEvent;
     try {
       event = rebuild(delivery);
@@ -194,12 +218,11 @@ export function startWorker<J>(source: JobSource<J>, options: WorkerOptions<J>):
       for (const error of errors) tell(error, { event, job, attempt, deadLettered: false });
       return answer.body as JobResult;
     }
-    const inFlight = answer.status === 409;
-    const cause = inFlight
-      ? new Error('another copy of this delivery, or another delivery for its article, is running; retrying later')
-      : (thrown.error ?? errors.find(isWebhookError) ?? errors[0] ?? new Error(`the job failed: ${answer.status}`));
+    if (answer.status === 409) return defer(event, attempt, deferrals);
+    const cause =
+      thrown.error ?? errors.find(isWebhookError) ?? errors[0] ?? new Error(`the job failed: ${answer.status}`);
     const info = { event, job, attempt, deadLettered: true };
-    if ((!inFlight && isFatal(cause)) || attempt >= retry.attempts) return fail(cause, info);
+    if (isFatal(cause) || attempt >= retry.attempts) return fail(cause, info);
     const delayMs = retryDelayMs(retry, attempt);
     const detail = isWebhookError(cause) ? `${cause.code}: ${cause.reason}` : describeThrown(cause);
     log.warn(

@@ -16,6 +16,7 @@
 import type { JobsOptions, Queue } from 'bullmq';
 import type { DeliveryQueue, JobResult } from 'webhook-cms-receiver';
 import { sha256Hex } from '../queue/ids.js';
+import { completedResult } from './completed-result.js';
 import { bullmqStats } from './stats.js';
 
 /** How often a hybrid answer looks at its job. */
@@ -43,10 +44,23 @@ export async function bullmqJobId(deliveryId: string): Promise<string> {
 export interface BullmqQueueOptions {
   /**
    * Job options for every delivery, over the queue's `defaultJobOptions`. `jobId` is always
-   * the delivery's; `removeOnFail` defaults to false, since the failed set is the dead-letter list.
+   * the delivery's. Retention defaults to {@link DEFAULT_RETENTION}: a completed job (its body
+   * included) is removed at once, a dead letter is kept 7 days (at most 1,000 of them).
    */
   jobOptions?: Omit<JobsOptions, 'jobId'>;
 }
+
+/**
+ * How long BullMQ keeps finished jobs, by default. A completed job is removed as it completes:
+ * the receiver's dedup store (72 h) and the worker's remember the delivery, so its body need
+ * not stay in Redis, and a hybrid answer reads the result from the queue's event stream. A
+ * dead letter (the failed set) keeps its body for 7 days, at most the newest 1,000, so that
+ * `job.retry()` or `npx webhook-cms-receiver replay` can run it again once fixed.
+ */
+export const DEFAULT_RETENTION = Object.freeze({
+  removeOnComplete: true,
+  removeOnFail: Object.freeze({ age: 7 * 24 * 3600, count: 1000 }),
+} as const);
 
 /**
  * The producer for `createReceiver({ queue })`: adds each verified delivery to a BullMQ
@@ -75,18 +89,20 @@ export function bullmqQueue(queue: Queue, options: BullmqQueueOptions = {}): Del
   return {
     async enqueue(delivery) {
       const jobId = delivery.deliveryId === null ? undefined : await bullmqJobId(delivery.deliveryId);
-      await queue.add(delivery.event, delivery, { removeOnFail: false, ...options.jobOptions, jobId });
+      await queue.add(delivery.event, delivery, { ...DEFAULT_RETENTION, ...options.jobOptions, jobId });
     },
     // Polls the job's hash: no QueueEvents connection to hold open for a wait of a few seconds.
+    // A job removed on completion has left its result in the queue's event stream.
     async waitForResult(delivery, { timeoutMs }) {
       if (delivery.deliveryId === null) return undefined;
       const jobId = await bullmqJobId(delivery.deliveryId);
       const deadline = Date.now() + timeoutMs;
       for (;;) {
         const job = await queue.getJob(jobId);
-        const result = job?.returnvalue as JobResult | null | undefined;
+        if (!job) return completedResult(queue, jobId);
+        const result = job.returnvalue as JobResult | null | undefined;
         if (result?.ok === true) return result;
-        if (job?.finishedOn || Date.now() + POLL_MS > deadline) return undefined;
+        if (job.finishedOn || Date.now() + POLL_MS > deadline) return undefined;
         await new Promise((resolve) => setTimeout(resolve, POLL_MS));
       }
     },

@@ -40,16 +40,18 @@ export interface WorkerErrorInfo<J = unknown> {
 }
 
 /**
- * Options of {@link startWorker}.
+ * Options of {@link startWorker}. `C` is the handlers' context as the store gives it, such as
+ * `{ tx: TransactionOf<typeof pool> }` with `postgresDedupStore(pool, { transactional: true })`:
+ * inferred from handlers typed `WebhookHandlers<C>`, or given as `startWorker<Job, C>(…)`.
  *
  * @example
  * ```ts
  * const options: WorkerOptions = { handlers, dedup: redisDedupStore(redis), ordering: true, concurrency: 4 };
  * ```
  */
-export interface WorkerOptions<J = unknown> {
+export interface WorkerOptions<J = unknown, C extends HandlerContext = HandlerContext> {
   /** The same handlers `handle()` takes; each also gets `context.job`. */
-  handlers: WebhookHandlers<WorkerContext<J>>;
+  handlers: WebhookHandlers<C & WorkerContext<J>>;
   /**
    * Where handled deliveries are remembered, so a job the engine runs twice (a killed worker,
    * a stalled job) has its effect once. Any `DedupStore`; with a transactional one
@@ -119,7 +121,10 @@ export interface QueueWorker {
  * });
  * ```
  */
-export function startWorker<J>(source: JobSource<J>, options: WorkerOptions<J>): QueueWorker {
+export function startWorker<J, C extends HandlerContext = HandlerContext>(
+  source: JobSource<J>,
+  options: WorkerOptions<J, C>,
+): QueueWorker {
   if (typeof source?.start !== 'function' || typeof source.close !== 'function') {
     throw new TypeError('startWorker: source must be a JobSource, such as bullmqSource({ queueName, connection }).');
   }

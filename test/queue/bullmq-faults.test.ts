@@ -227,6 +227,8 @@ describeReady('BullMQ fault matrix (Redis, PostgreSQL, spawned workers)', () => 
         );
         const effects = await r.effects();
         expect(effects.length).toBe(new Set(effects).size);
+        // Bounded: the outage costs a job at most the run it interrupted.
+        for (const id of accepted) expect(await r.runs(id)).toBeLessThanOrEqual(2);
         expect(alive(r)).toBe(true);
       } finally {
         await r.close();

@@ -6,7 +6,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { transform } from 'esbuild';
+import ts from 'typescript';
 import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
 import { afterAll, expect, it } from 'vitest';
@@ -68,8 +68,10 @@ describeWithRedis('README queue-mode snippet, run as written', () => {
       const port = await freePort();
       redis = await startDurableRedis(port, dir);
       mkdirSync(app, { recursive: true });
-      const { code } = await transform(readmeQueueSnippet(), { loader: 'ts', format: 'esm', target: 'node20' });
-      writeFileSync(join(app, 'snippet.mjs'), code);
+      const { outputText } = ts.transpileModule(readmeQueueSnippet(), {
+        compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022 },
+      });
+      writeFileSync(join(app, 'snippet.mjs'), outputText);
       writeFileSync(join(app, 'runner.mjs'), RUNNER);
       let stderr = '';
       child = spawn(process.execPath, [join(app, 'runner.mjs')], {

@@ -58,7 +58,7 @@ export function bullmqSource(options: BullmqSourceOptions): JobSource<Job<Queued
   const { queueName, ...workerOptions } = options;
   let worker: Worker<QueuedDelivery> | undefined;
   return {
-    async start(run, { concurrency, retry }) {
+    async start(run, { concurrency, retry, warn }) {
       const bull: Worker<QueuedDelivery> = new Worker<QueuedDelivery>(
         queueName,
         async (job, token, signal): Promise<JobResult> => {
@@ -90,7 +90,7 @@ export function bullmqSource(options: BullmqSourceOptions): JobSource<Job<Queued
         { maxStalledCount: retry.attempts, ...workerOptions, concurrency, autorun: true },
       );
       worker = bull;
-      await connected(bull, queueName);
+      await connected(bull, queueName, warn);
     },
     async close() {
       await worker?.close();
@@ -102,9 +102,19 @@ export function bullmqSource(options: BullmqSourceOptions): JobSource<Job<Queued
  * Resolves once the worker's first connection is up; rejects when it fails first. The BullMQ
  * worker goes on reconnecting, and runs jobs once Redis is there, until `close()`.
  */
-async function connected(worker: Worker, queueName: string): Promise<void> {
+async function connected(worker: Worker, queueName: string, warn?: (message: string) => void): Promise<void> {
   // Stays for the worker's life: BullMQ reconnects by itself, and an unheard 'error' would crash the process.
-  worker.on('error', () => {});
+  let said = '';
+  worker.on('error', (error) => {
+    const detail = error instanceof Error ? error.message : String(error);
+    const message = `worker: BullMQ on queue "${queueName}": ${detail} (BullMQ recovers by itself: it reconnects, and a job whose lock was lost runs again)`;
+    // Once per distinct message in a row: a Redis outage repeats the same one on every reconnect attempt.
+    if (message !== said) warn?.(message);
+    said = message;
+  });
+  worker.on('ready', () => {
+    said = '';
+  });
   try {
     await new Promise<void>((resolve, reject) => {
       // A macrotask later: BullMQ leaves a rejection unhandled when the worker is closed inside its own 'error' emit.

@@ -44,6 +44,11 @@ export interface SourceSettings {
   concurrency: number;
   /** The worker's retry policy, for engines that schedule retries themselves. */
   retry: RetryPolicy;
+  /**
+   * Where the source reports trouble it recovers from by itself (a lost connection it
+   * re-opens): the worker's logger, as a warning. Absent when the worker logs nothing.
+   */
+  warn?: (message: string) => void;
 }
 
 /**

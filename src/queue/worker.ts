@@ -259,7 +259,9 @@ export function startWorker<J, C extends HandlerContext = HandlerContext>(
   };
 
   let closing: Promise<void> | undefined;
-  const started = Promise.resolve().then(() => source.start(tracked, { concurrency, retry }));
+  const started = Promise.resolve().then(() =>
+    source.start(tracked, { concurrency, retry, warn: (message) => log.warn(message, {}) }),
+  );
   started.catch((error: unknown) => log.error('worker: the job source failed to start', { err: error }));
   const ready = started.then(() => {});
   // Logged above: a caller who never awaits `ready` must not get an unhandled rejection too.

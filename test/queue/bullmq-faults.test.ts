@@ -227,6 +227,10 @@ describeReady('BullMQ fault matrix (Redis, PostgreSQL, spawned workers)', () => 
         );
         const effects = await r.effects();
         expect(effects.length).toBe(new Set(effects).size);
+        // The outage is reported as a warning, once per message, not as an error.
+        const lines = r.workers[0]!.lines;
+        expect(lines.filter((line) => /^log warn .*worker: BullMQ on queue /.test(line)).length).toBeGreaterThan(0);
+        expect(lines.filter((line) => line.startsWith('log error'))).toEqual([]);
         // Bounded: the outage costs a job at most the run it interrupted.
         for (const id of accepted) expect(await r.runs(id)).toBeLessThanOrEqual(2);
         expect(alive(r)).toBe(true);

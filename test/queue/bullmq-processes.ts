@@ -23,7 +23,13 @@ export async function startBullWorker(env: Record<string, string>): Promise<Bull
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   const lines: string[] = [];
-  child.stdout!.on('data', (chunk: Buffer) => lines.push(...String(chunk).split('\n').filter(Boolean)));
+  let partial = '';
+  child.stdout!.on('data', (chunk: Buffer) => {
+    const text = partial + String(chunk);
+    const complete = text.split('\n');
+    partial = complete.pop()!;
+    lines.push(...complete.filter(Boolean));
+  });
   const { waitFor, exited } = childLines(child, 'bullmq worker process');
   const alive = () => child.exitCode === null && child.signalCode === null;
   const kill = async () => {

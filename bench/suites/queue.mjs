@@ -118,7 +118,7 @@ async function latencyPart({ redisUrl, Queue, Redis, bullmqQueue, redisDedupStor
 }
 
 /** Forks a worker process and resolves once it can take a `start` message. */
-async function forkWorker(redisUrl) {
+export async function forkWorker(redisUrl) {
   const child = fork(WORKER, [], { env: { ...process.env, REDIS_URL: redisUrl }, stdio: 'inherit' });
   const [message] = await once(child, 'message');
   if (message !== 'started') throw new Error(`queue-worker.mjs said ${message}`);
@@ -149,8 +149,11 @@ async function drainOnce({ redisUrl, Queue, bullmqQueue, processes, workers, han
     );
     const start = process.hrtime.bigint();
     await queue.resume();
+    // Completed jobs are removed as they complete (bullmqQueue's default retention): drained is
+    // when no job waits or runs any more.
     for (;;) {
-      if ((await queue.getCompletedCount()) >= jobs) break;
+      const left = await queue.getJobCounts('wait', 'paused', 'prioritized', 'delayed', 'active');
+      if (Object.values(left).every((count) => count === 0)) break;
       await new Promise((resolve) => setTimeout(resolve, 5));
     }
     const seconds = Number(process.hrtime.bigint() - start) / 1e9;

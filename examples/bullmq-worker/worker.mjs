@@ -39,7 +39,14 @@ const worker = startWorker(bullmqSource({ queueName, connection: connection() })
     console.log(`skipped a stale delivery for article ${articleId} (${timestamp} < ${newerTimestamp})`),
   concurrency: Number(process.env.CONCURRENCY ?? 4),
 });
-await worker.ready;
+try {
+  await worker.ready;
+} catch (error) {
+  // Redis unreachable at start (wrong REDIS_URL, Redis not running): say so and stop, so a
+  // process manager restarts the worker rather than it idling while deliveries pile up.
+  console.error(error.message);
+  process.exit(1);
+}
 console.log(`worker ready on queue ${queueName}`);
 
 for (const signal of ['SIGINT', 'SIGTERM']) {

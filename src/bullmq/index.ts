@@ -13,23 +13,10 @@
  * ```
  * @module webhook-cms-receiver/bullmq
  */
-import {
-  DelayedError,
-  type Job,
-  type JobsOptions,
-  type Queue,
-  UnrecoverableError,
-  Worker,
-  type WorkerOptions as BullWorkerOptions,
-} from 'bullmq';
-import {
-  type DeliveryQueue,
-  isJobFailure,
-  type JobResult,
-  type JobSource,
-  type QueuedDelivery,
-} from 'webhook-cms-receiver';
+import type { JobsOptions, Queue } from 'bullmq';
+import type { DeliveryQueue, JobResult } from 'webhook-cms-receiver';
 import { sha256Hex } from '../queue/ids.js';
+import { completedResult } from './completed-result.js';
 import { bullmqStats } from './stats.js';
 
 /** How often a hybrid answer looks at its job. */
@@ -57,10 +44,23 @@ export async function bullmqJobId(deliveryId: string): Promise<string> {
 export interface BullmqQueueOptions {
   /**
    * Job options for every delivery, over the queue's `defaultJobOptions`. `jobId` is always
-   * the delivery's; `removeOnFail` defaults to false, since the failed set is the dead-letter list.
+   * the delivery's. Retention defaults to {@link DEFAULT_RETENTION}: a completed job (its body
+   * included) is removed at once, a dead letter is kept 7 days (at most 1,000 of them).
    */
   jobOptions?: Omit<JobsOptions, 'jobId'>;
 }
+
+/**
+ * How long BullMQ keeps finished jobs, by default. A completed job is removed as it completes:
+ * the receiver's dedup store (72 h) and the worker's remember the delivery, so its body need
+ * not stay in Redis, and a hybrid answer reads the result from the queue's event stream. A
+ * dead letter (the failed set) keeps its body for 7 days, at most the newest 1,000, so that
+ * `job.retry()` or `npx webhook-cms-receiver replay` can run it again once fixed.
+ */
+export const DEFAULT_RETENTION = Object.freeze({
+  removeOnComplete: true,
+  removeOnFail: Object.freeze({ age: 7 * 24 * 3600, count: 1000 }),
+} as const);
 
 /**
  * The producer for `createReceiver({ queue })`: adds each verified delivery to a BullMQ
@@ -89,18 +89,20 @@ export function bullmqQueue(queue: Queue, options: BullmqQueueOptions = {}): Del
   return {
     async enqueue(delivery) {
       const jobId = delivery.deliveryId === null ? undefined : await bullmqJobId(delivery.deliveryId);
-      await queue.add(delivery.event, delivery, { removeOnFail: false, ...options.jobOptions, jobId });
+      await queue.add(delivery.event, delivery, { ...DEFAULT_RETENTION, ...options.jobOptions, jobId });
     },
     // Polls the job's hash: no QueueEvents connection to hold open for a wait of a few seconds.
+    // A job removed on completion has left its result in the queue's event stream.
     async waitForResult(delivery, { timeoutMs }) {
       if (delivery.deliveryId === null) return undefined;
       const jobId = await bullmqJobId(delivery.deliveryId);
       const deadline = Date.now() + timeoutMs;
       for (;;) {
         const job = await queue.getJob(jobId);
-        const result = job?.returnvalue as JobResult | null | undefined;
+        if (!job) return completedResult(queue, jobId);
+        const result = job.returnvalue as JobResult | null | undefined;
         if (result?.ok === true) return result;
-        if (job?.finishedOn || Date.now() + POLL_MS > deadline) return undefined;
+        if (job.finishedOn || Date.now() + POLL_MS > deadline) return undefined;
         await new Promise((resolve) => setTimeout(resolve, POLL_MS));
       }
     },
@@ -108,59 +110,4 @@ export function bullmqQueue(queue: Queue, options: BullmqQueueOptions = {}): Del
   };
 }
 
-/**
- * Options of {@link bullmqSource}: BullMQ's own `WorkerOptions` (`connection`, `prefix`,
- * `lockDuration`, `stalledInterval`, …) plus the queue's name. `concurrency` comes from
- * `startWorker`, and `maxStalledCount` is the worker's attempts unless given.
- */
-export interface BullmqSourceOptions extends Omit<BullWorkerOptions, 'concurrency' | 'autorun'> {
-  queueName: string;
-}
-
-/**
- * The consumer for `startWorker`, on a BullMQ `Worker`. Retries are the worker's: a failed run
- * is moved to BullMQ's delayed set for the worker's backoff (`job.moveToDelayed`, no BullMQ
- * `attempts` needed on the jobs), and a job that fails for good, or is fatal, is failed with
- * `UnrecoverableError`, so it stays in the queue's failed set: the dead-letter list
- * (`queue.getFailed()`, `job.retry()` re-runs one). Attempts are counted with BullMQ's
- * `attemptsStarted`, which includes runs whose lock lapsed (a killed worker, a stalled job):
- * a stalled job counts as an attempt. The failure of every run is written to the job's log.
- *
- * @example
- * ```ts
- * const worker = startWorker(bullmqSource({ queueName: 'webhooks', connection: { url: process.env.REDIS_URL } }), {
- *   handlers,
- *   dedup: redisDedupStore(redis),
- * });
- * ```
- */
-export function bullmqSource(options: BullmqSourceOptions): JobSource<Job<QueuedDelivery>> {
-  const { queueName, ...workerOptions } = options;
-  let worker: Worker<QueuedDelivery> | undefined;
-  return {
-    start(run, { concurrency, retry }) {
-      worker = new Worker<QueuedDelivery>(
-        queueName,
-        async (job, token, signal) => {
-          try {
-            // Kept as the job's `returnvalue`, where a hybrid answer reads its published_url.
-            return await run({ delivery: job.data, job, attempt: Math.max(1, job.attemptsStarted), signal });
-          } catch (error) {
-            if (!isJobFailure(error)) throw error;
-            await job.log(`attempt ${job.attemptsStarted}: ${error.message}`).catch(() => {});
-            if (!error.retry) throw new UnrecoverableError(error.message);
-            await job.moveToDelayed(Date.now() + error.delayMs, token);
-            // Tells BullMQ the job was moved on purpose: it is neither completed nor failed.
-            throw new DelayedError();
-          }
-        },
-        { maxStalledCount: retry.attempts, ...workerOptions, concurrency, autorun: true },
-      );
-      // BullMQ emits connection errors here; without a listener they would crash the process.
-      worker.on('error', () => {});
-    },
-    async close() {
-      await worker?.close();
-    },
-  };
-}
+export { bullmqSource, type BullmqSourceOptions } from './source.js';

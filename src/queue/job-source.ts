@@ -1,3 +1,4 @@
+import { isWebhookError } from '../errors/webhook-error.js';
 import { describeThrown } from '../internal/describe.js';
 import type { JobResult, QueuedDelivery } from '../receiver/queue-types.js';
 import type { RetryPolicy } from './retry.js';
@@ -20,6 +21,12 @@ export interface SourceJob<J = unknown> {
    * or lease lapsed (a killed or stalled worker). Past `retry.attempts` the job is dead-lettered.
    */
   attempt: number;
+  /**
+   * Runs of this job deferred so far because another worker held its claim (see
+   * {@link JobFailure.deferred}): not counted in `attempt`, they stretch the next deferral.
+   * Default 0.
+   */
+  deferrals?: number;
   /** Aborted by the engine when it takes the job back (a lost lock); passed on to `context.signal`. */
   signal?: AbortSignal;
   /**
@@ -37,6 +44,11 @@ export interface SourceSettings {
   concurrency: number;
   /** The worker's retry policy, for engines that schedule retries themselves. */
   retry: RetryPolicy;
+  /**
+   * Where the source reports trouble it recovers from by itself (a lost connection it
+   * re-opens): the worker's logger, as a warning. Absent when the worker logs nothing.
+   */
+  warn?: (message: string) => void;
 }
 
 /**
@@ -89,7 +101,7 @@ export class JobFailure extends Error {
   readonly deferred: boolean;
 
   constructor(cause: unknown, options: { retry: boolean; delayMs?: number; deferred?: boolean }) {
-    super(describeThrown(cause instanceof Error ? cause.message : cause), { cause });
+    super(reasonOf(cause), { cause });
     this.retry = options.retry;
     this.delayMs = options.retry ? (options.delayMs ?? 0) : 0;
     this.deferred = options.retry && options.deferred === true;
@@ -107,4 +119,10 @@ export class JobFailure extends Error {
  */
 export function isJobFailure(value: unknown): value is JobFailure {
   return typeof value === 'object' && value !== null && (value as Record<symbol, unknown>)[BRAND] === true;
+}
+
+/** What failed, for the engine's dead-letter reason: a `WebhookError`'s code and internal reason, not its public text. */
+function reasonOf(cause: unknown): string {
+  if (isWebhookError(cause)) return `${cause.code}: ${cause.reason}`;
+  return describeThrown(cause instanceof Error ? cause.message : cause);
 }

@@ -40,16 +40,18 @@ export interface WorkerErrorInfo<J = unknown> {
 }
 
 /**
- * Options of {@link startWorker}.
+ * Options of {@link startWorker}. `C` is the handlers' context as the store gives it, such as
+ * `{ tx: TransactionOf<typeof pool> }` with `postgresDedupStore(pool, { transactional: true })`:
+ * inferred from handlers typed `WebhookHandlers<C>`, or given as `startWorker<Job, C>(…)`.
  *
  * @example
  * ```ts
  * const options: WorkerOptions = { handlers, dedup: redisDedupStore(redis), ordering: true, concurrency: 4 };
  * ```
  */
-export interface WorkerOptions<J = unknown> {
+export interface WorkerOptions<J = unknown, C extends HandlerContext = HandlerContext> {
   /** The same handlers `handle()` takes; each also gets `context.job`. */
-  handlers: WebhookHandlers<WorkerContext<J>>;
+  handlers: WebhookHandlers<C & WorkerContext<J>>;
   /**
    * Where handled deliveries are remembered, so a job the engine runs twice (a killed worker,
    * a stalled job) has its effect once. Any `DedupStore`; with a transactional one
@@ -119,7 +121,10 @@ export interface QueueWorker {
  * });
  * ```
  */
-export function startWorker<J>(source: JobSource<J>, options: WorkerOptions<J>): QueueWorker {
+export function startWorker<J, C extends HandlerContext = HandlerContext>(
+  source: JobSource<J>,
+  options: WorkerOptions<J, C>,
+): QueueWorker {
   if (typeof source?.start !== 'function' || typeof source.close !== 'function') {
     throw new TypeError('startWorker: source must be a JobSource, such as bullmqSource({ queueName, connection }).');
   }
@@ -168,7 +173,31 @@ export function startWorker<J>(source: JobSource<J>, options: WorkerOptions<J>):
     throw new JobFailure(cause, { retry: false });
   };
 
-  const run = async ({ delivery, job, attempt, signal, completeIn }: SourceJob<J>): Promise<JobResult> => {
+  /**
+   * Another worker holds the delivery's claim: a copy running now, or the claim of a worker
+   * killed mid-job until its lease lapses. Nothing failed, so no attempt is used and nothing
+   * is logged as an error; the delay grows with the deferrals, up to the retry cap.
+   */
+  const defer = (event: WebhookEvent, attempt: number, deferrals: number): never => {
+    const delayMs = retryDelayMs(retry, attempt + deferrals);
+    log.warn(
+      `worker: ${event.name} delivery ${event.deliveryId ?? '(no delivery id)'} is held by another worker (a copy ` +
+        `running, or the claim of a worker stopped mid-job until its lease lapses); deferred ${delayMs} ms, ` +
+        'not counted as an attempt',
+      { event: event.name, deliveryId: event.deliveryId },
+    );
+    const cause = new Error("another worker holds this delivery (a copy running, or a stopped worker's claim)");
+    throw new JobFailure(cause, { retry: true, delayMs, deferred: true });
+  };
+
+  const run = async ({
+    delivery,
+    job,
+    attempt,
+    deferrals = 0,
+    signal,
+    completeIn,
+  }: SourceJob<J>): Promise<JobResult> => {
     let event: WebhookEvent;
     try {
       event = rebuild(delivery);
@@ -194,12 +223,11 @@ export function startWorker<J>(source: JobSource<J>, options: WorkerOptions<J>):
       for (const error of errors) tell(error, { event, job, attempt, deadLettered: false });
       return answer.body as JobResult;
     }
-    const inFlight = answer.status === 409;
-    const cause = inFlight
-      ? new Error('another copy of this delivery, or another delivery for its article, is running; retrying later')
-      : (thrown.error ?? errors.find(isWebhookError) ?? errors[0] ?? new Error(`the job failed: ${answer.status}`));
+    if (answer.status === 409) return defer(event, attempt, deferrals);
+    const cause =
+      thrown.error ?? errors.find(isWebhookError) ?? errors[0] ?? new Error(`the job failed: ${answer.status}`);
     const info = { event, job, attempt, deadLettered: true };
-    if ((!inFlight && isFatal(cause)) || attempt >= retry.attempts) return fail(cause, info);
+    if (isFatal(cause) || attempt >= retry.attempts) return fail(cause, info);
     const delayMs = retryDelayMs(retry, attempt);
     const detail = isWebhookError(cause) ? `${cause.code}: ${cause.reason}` : describeThrown(cause);
     log.warn(
@@ -231,7 +259,9 @@ export function startWorker<J>(source: JobSource<J>, options: WorkerOptions<J>):
   };
 
   let closing: Promise<void> | undefined;
-  const started = Promise.resolve().then(() => source.start(tracked, { concurrency, retry }));
+  const started = Promise.resolve().then(() =>
+    source.start(tracked, { concurrency, retry, warn: (message) => log.warn(message, {}) }),
+  );
   started.catch((error: unknown) => log.error('worker: the job source failed to start', { err: error }));
   const ready = started.then(() => {});
   // Logged above: a caller who never awaits `ready` must not get an unhandled rejection too.

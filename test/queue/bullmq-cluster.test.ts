@@ -3,7 +3,7 @@ import { type ConnectionOptions, Queue } from 'bullmq';
 import { Cluster } from 'ioredis';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createReceiver, startWorker } from 'webhook-cms-receiver';
-import { bullmqQueue, bullmqSource } from 'webhook-cms-receiver/bullmq';
+import { bullmqJobId, bullmqQueue, bullmqSource } from 'webhook-cms-receiver/bullmq';
 import { redisDedupStore } from 'webhook-cms-receiver/redis';
 import { articleSyncPayload, signDelivery } from 'webhook-cms-receiver/testing';
 import { describeWithCluster, type RunningCluster, startCluster } from '../redis/redis-cluster.js';
@@ -64,4 +64,64 @@ describeWithCluster('queue mode on BullMQ over a real 3-master Redis Cluster (ha
       await queue.close();
     }
   });
+
+  it('on the cluster: a completed job is removed and a hybrid answer reads its result; copies held by one worker wait, one effect', async () => {
+    const prefix = `{wcr-${randomUUID().slice(0, 8)}}`;
+    const queueName = freshQueueName('cluster-defer');
+    const queue = new Queue(queueName, { connection: connection(), prefix });
+    const receiver = createReceiver({ token, queue: bullmqQueue(queue), queueWaitMs: 4000 });
+    const effects: string[] = [];
+    const worker = startWorker(bullmqSource({ queueName, prefix, connection: connection() }), {
+      handlers: {
+        'article.sync': async ({ deliveryId, article }) => {
+          await new Promise((resolve) => setTimeout(resolve, 300));
+          effects.push(deliveryId);
+          return { publishedUrl: `https://blog.example.com/${article.slug}` };
+        },
+      },
+      dedup: redisDedupStore(connection(), { keyPrefix: `wcr-test:${randomUUID()}:` }),
+      concurrency: 8,
+      // Two attempts and a short backoff: runs that met the claim used to dead-letter the copies.
+      retry: { attempts: 2, initialDelayMs: 50, maxDelayMs: 200 },
+      logger: false,
+    });
+    try {
+      await worker.ready;
+      // Hybrid: the job is removed as it completes, and its result read from the event stream.
+      const payload = articleSyncPayload({ article: { slug: 'on-a-cluster' } });
+      const signed = signDelivery({ token, payload });
+      expect((await receiver.handle(signed)).body).toEqual({
+        ok: true,
+        published_url: 'https://blog.example.com/on-a-cluster',
+      });
+      expect(await queue.getJob(await bullmqJobId(signed.headers['X-Service-Delivery-Id']!))).toBeUndefined();
+      const id = randomUUID();
+      const delivery = {
+        body: JSON.stringify(payload),
+        deliveryId: id,
+        timestamp: payload.timestamp,
+        event: 'article.sync',
+        tokenIndex: 0,
+        receivedAt: Date.now(),
+      };
+      await queue.addBulk(
+        Array.from({ length: 10 }, (_, i) => ({ name: 'article.sync', data: delivery, opts: { jobId: `copy-${i}` } })),
+      );
+      const left = async () => {
+        const counts = await queue.getJobCounts('wait', 'delayed', 'active', 'failed');
+        return Object.values(counts).reduce((sum, count) => sum + count, 0);
+      };
+      await until(
+        'every copy to finish',
+        async () => (await left()) === 0 || (await queue.getFailedCount()) > 0,
+        30_000,
+      );
+      expect(await queue.getFailedCount()).toBe(0);
+      expect(effects.filter((effect) => effect === id)).toEqual([id]);
+    } finally {
+      await worker.close();
+      await queue.obliterate({ force: true });
+      await queue.close();
+    }
+  }, 60_000);
 });

@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import { once } from 'node:events';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, it, onTestFinished } from 'vitest';
@@ -6,6 +7,7 @@ import { articleSyncPayload, articleTrashPayload, signDelivery } from 'webhook-c
 import { childEnv } from '../helpers/child-env.js';
 import { copyStarter } from '../helpers/copy-starter.js';
 import { startStarter } from '../helpers/starter-process.js';
+import { freePort } from '../setup/services.js';
 import { describeWithRedis, freshQueueName, redisUrl, until } from './queue-helpers.js';
 
 const token = 'bullmq-starter-token-5c1f';
@@ -66,5 +68,39 @@ describeWithRedis('examples/bullmq-worker, copied out of the repository', () => 
     );
     expect(existsSync(file)).toBe(false);
     expect(printed.match(/published queued-hello/g)).toHaveLength(1);
+  }, 180_000);
+});
+
+describeWithRedis('examples/bullmq-worker for local development', () => {
+  it('`npm run dev` starts receiver and worker together; a worker that cannot reach Redis says so and exits 1', async () => {
+    const starter = await copyStarter('bullmq-worker');
+    onTestFinished(() => starter.remove());
+    const env = { REDIS_URL: redisUrl!, WEBHOOK_TOKEN: token, QUEUE_NAME: freshQueueName('starter-dev') };
+    const dev = await startStarter(
+      starter.dir,
+      { ...env, PORT: '0', HOST: '127.0.0.1' },
+      { command: ['npm', 'run', 'dev'] },
+    );
+    onTestFinished(() => dev.stop());
+    await dev.waitFor('worker ready', 30_000);
+    const article = { id: crypto.randomUUID(), slug: 'dev-hello', status: 'published' as const };
+    const signed = signDelivery({ token, payload: articleSyncPayload({ article }) });
+    const response = await fetch(dev.url, { method: 'POST', headers: signed.headers, body: signed.body });
+    expect(await response.json()).toEqual({ ok: true, queued: true });
+    await until('the worker to publish', () => existsSync(join(starter.dir, 'site', 'dev-hello.json')), 15_000);
+
+    const closed = `redis://127.0.0.1:${await freePort()}`;
+    const worker = spawn('npm', ['run', 'worker'], {
+      cwd: starter.dir,
+      env: childEnv({ ...env, REDIS_URL: closed }),
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let printed = '';
+    worker.stdout.on('data', (chunk: Buffer) => void (printed += chunk));
+    worker.stderr.on('data', (chunk: Buffer) => void (printed += chunk));
+    const [code] = (await once(worker, 'exit')) as [number | null];
+    expect(code).toBe(1);
+    expect(printed).toMatch(/cannot reach Redis/);
+    expect(printed).not.toMatch(/worker ready/);
   }, 180_000);
 });

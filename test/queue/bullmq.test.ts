@@ -398,7 +398,11 @@ describeWithRedis('queue mode on BullMQ (contract v3), one process', () => {
         };
       },
     };
-    const receiver = createReceiver({ token, queue: bullmqQueue(queue), instrumentation: recording });
+    const receiver = createReceiver({
+      token,
+      queue: bullmqQueue(queue, { jobOptions: { removeOnComplete: false } }),
+      instrumentation: recording,
+    });
     const ran: string[] = [];
     worker(queue, {
       instrumentation: recording,
@@ -420,7 +424,7 @@ describeWithRedis('queue mode on BullMQ (contract v3), one process', () => {
 
   it('close() lets a running job finish and takes no new one', async () => {
     const queue = freshQueue('close');
-    const receiver = createReceiver({ token, queue: bullmqQueue(queue) });
+    const receiver = createReceiver({ token, queue: bullmqQueue(queue, { jobOptions: { removeOnComplete: false } }) });
     const done: string[] = [];
     let started = 0;
     const running = worker(queue, {

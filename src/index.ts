@@ -19,6 +19,12 @@ export {
   type StaleInfo,
 } from './receiver/options.js';
 export type { DeliveryInput } from './receiver/verify-delivery.js';
+export {
+  DEFAULT_TOKEN_CACHE_MS,
+  type RotationDeadline,
+  type TokenSource,
+  type TokenSourceResult,
+} from './receiver/token-source.js';
 export type { InspectedDelivery } from './receiver/inspected-delivery.js';
 export type {
   Instrumentation,

@@ -6,6 +6,7 @@ import type { Answer } from './answers.js';
 import { resolveConfig } from './config.js';
 import { type Core, handleInput } from './handle-input.js';
 import type { WebhookHandlers } from './handlers.js';
+import { reportReceiverError } from './hooks.js';
 import type { ReceiverOptions } from './options.js';
 import { createPipeline } from './pipeline.js';
 import { createQueuePipeline } from './queue-mode.js';
@@ -52,7 +53,7 @@ export interface Receiver {
  * ```
  */
 export function createReceiver(options: ReceiverOptions): Receiver {
-  const config = resolveConfig(options);
+  const config = resolveConfig(options, (error) => reportReceiverError(options, error));
   const { instrumentation } = options;
   if (instrumentation !== undefined && typeof instrumentation?.startDelivery !== 'function') {
     throw new TypeError(

@@ -8,6 +8,7 @@ import { type Core, handleInput } from './handle-input.js';
 import type { WebhookHandlers } from './handlers.js';
 import { reportReceiverError } from './hooks.js';
 import type { ReceiverOptions } from './options.js';
+import { keptDeliveries } from './kept-setup.js';
 import { createPipeline } from './pipeline.js';
 import { createQueuePipeline } from './queue-mode.js';
 import { type DeliveryInput, verifyDelivery } from './verify-delivery.js';
@@ -66,7 +67,7 @@ export function createReceiver(options: ReceiverOptions): Receiver {
   const { queue } = options;
   const pipeline =
     queue === undefined ? createPipeline({ options, store }) : createQueuePipeline({ options, config, store, queue });
-  const core: Core = { config, options, pipeline };
+  const core: Core = { config, options, pipeline, kept: keptDeliveries(options, config, pipeline, store) };
   return {
     maxBodyBytes: config.maxBodyBytes,
     // Not `async`: on the synchronous path each of these settles in one promise turn.

@@ -128,3 +128,8 @@ function admitLine(reporting: Reporting, code: string, now: number): number | un
   reporting.windows.set(code, { startedAt: now, omitted: 0 });
   return window?.omitted ?? 0;
 }
+
+/** The receiver's log (its `logger` option), for lines that belong to no delivery. */
+export function reportingLog(options: ReceiverOptions): ReceiverLog {
+  return reportingOf(options).log;
+}

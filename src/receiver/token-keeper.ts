@@ -41,6 +41,7 @@ export class TokenKeeper {
   private missReadAt = Number.NEGATIVE_INFINITY;
   private reportedAt = Number.NEGATIVE_INFINITY;
   private reading: Promise<void> | undefined;
+  private changed: (() => void) | undefined;
 
   constructor(private readonly options: TokenKeeperOptions) {
     const now = options.now;
@@ -99,6 +100,11 @@ export class TokenKeeper {
     throw refusal;
   }
 
+  /** Calls `listener` whenever a read changes the token list (kept requests are then re-checked). */
+  onChange(listener: () => void): void {
+    this.changed = listener;
+  }
+
   /** Reads the source now (one read at a time); resolves once the list is settled, never rejects. */
   refresh(): Promise<void> {
     return this.source ? this.read() : Promise.resolve();
@@ -147,8 +153,12 @@ export class TokenKeeper {
       const value = await this.source!();
       const now = this.options.now();
       const list = readTokenList(value, () => now, 'the token source');
+      const before = this.keys;
       this.keys = this.prepare(list.tokens);
       this.sourceDeadline = list.rotatingUntil;
+      if (!before || before.length !== this.keys.length || before.some((key, i) => key !== this.keys![i])) {
+        this.changed?.();
+      }
       this.nextReadAt = now + this.options.cacheMs;
     } catch (cause) {
       const now = this.options.now();

@@ -10,6 +10,7 @@ import { reportReceiverError } from './hooks.js';
 import type { ReceiverOptions } from './options.js';
 import { keptDeliveries } from './kept-setup.js';
 import { createPipeline } from './pipeline.js';
+import { TokenUsage } from './token-usage.js';
 import { createQueuePipeline } from './queue-mode.js';
 import { type DeliveryInput, verifyDelivery } from './verify-delivery.js';
 
@@ -67,7 +68,13 @@ export function createReceiver(options: ReceiverOptions): Receiver {
   const { queue } = options;
   const pipeline =
     queue === undefined ? createPipeline({ options, store }) : createQueuePipeline({ options, config, store, queue });
-  const core: Core = { config, options, pipeline, kept: keptDeliveries(options, config, pipeline, store) };
+  const core: Core = {
+    config,
+    options,
+    pipeline,
+    kept: keptDeliveries(options, config, pipeline, store),
+    usage: new TokenUsage(options, config.now),
+  };
   return {
     maxBodyBytes: config.maxBodyBytes,
     // Not `async`: on the synchronous path each of these settles in one promise turn.

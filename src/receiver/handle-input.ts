@@ -2,6 +2,7 @@ import type { WebhookEvent } from '../events/types.js';
 import type { WebhookError } from '../errors/webhook-error.js';
 import { andThen, attempt, type MaybePromise } from '../internal/maybe.js';
 import type { KeptDeliveries } from './kept-deliveries.js';
+import type { TokenUsage } from './token-usage.js';
 import { type Answer, errorAnswer } from './answers.js';
 import type { VerifyConfig } from './config.js';
 import type { WebhookHandlers } from './handlers.js';
@@ -19,6 +20,8 @@ export interface Core {
   pipeline: Pipeline;
   /** Requests kept during a rotation window. */
   kept?: KeptDeliveries;
+  /** Warns while an older token still signs deliveries. */
+  usage?: TokenUsage;
 }
 
 export interface HandleInput {
@@ -41,7 +44,14 @@ function plain(core: Core, { input, handlers, admitted }: HandleInput) {
   const refused = (thrown: unknown) => kept(core, input, reportRejection(core.options, thrown, headersOf(input)));
   return attempt(
     () =>
-      andThen(verifyDelivery(core.config, input, admitted), (event) => core.pipeline(event, handlers, input), refused),
+      andThen(
+        verifyDelivery(core.config, input, admitted),
+        (event) => {
+          core.usage?.note(event);
+          return core.pipeline(event, handlers, input);
+        },
+        refused,
+      ),
     refused,
   );
 }
@@ -64,6 +74,7 @@ function inspected(core: Core, { input, handlers, admitted, trace: admittedTrace
   };
   const run = (event: WebhookEvent) => {
     seen.event = event;
+    core.usage?.note(event);
     if (!trace) return core.pipeline(event, handlers, input);
     trace.verified(event);
     return core.pipeline(event, tracedHandlers(trace, handlers, event), input, trace);

@@ -164,3 +164,29 @@ describe('the rotation window', () => {
     expect(() => armed(new Date(Number.NaN))).toThrow(/ISO 8601/);
   });
 });
+
+describe('knowing when the old token is unused', () => {
+  it('warns at most once a minute while a token other than the first signs deliveries', async () => {
+    const time = { now: Date.now() };
+    const warnings: Array<{ message: string; fields: unknown }> = [];
+    const receiver = createReceiver({
+      token: [NEW, OLD],
+      now: () => time.now,
+      dedup: false,
+      logger: { warn: (message: string) => warnings.push({ message, fields: undefined }), error: () => {} },
+    });
+    const send = (token: string) =>
+      receiver.handle(signDelivery({ token, payload: testPayload(), timestamp: Math.floor(time.now / 1000) }), {});
+    await send(NEW);
+    expect(warnings).toHaveLength(0);
+    await send(OLD);
+    await send(OLD);
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]!.message).toContain('token #1');
+    expect(warnings[0]!.message).not.toContain(OLD);
+    time.now += 60_000;
+    await send(OLD);
+    expect(warnings).toHaveLength(2);
+    expect(warnings[1]!.message).toMatch(/^webhook-cms-receiver: 2 delivery/);
+  });
+});

@@ -122,3 +122,44 @@ describe('requests kept during a rotation window', () => {
     expect(seen).toHaveLength(3);
   });
 });
+
+describe('an unauthenticated caller gains nothing from the window', () => {
+  it('a flood of random tokens: one source read a second, nothing processed, storage bounded, all dropped at the end', async () => {
+    const time = { now: Date.now() };
+    const deadline = time.now + 3_600_000;
+    const reads = { count: 0 };
+    const dedup = memoryDedupStore({ now: () => time.now });
+    const receiver = createReceiver({
+      token: () => {
+        reads.count++;
+        return { tokens: [OLD], rotatingUntil: deadline };
+      },
+      now: () => time.now,
+      dedup,
+      maxKeptRequests: 50,
+      maxKeptBytes: 1024 * 1024,
+      logger: false,
+    });
+    const { seen, handlers } = recorder();
+    const flood = Array.from({ length: 300 }, (_, i) =>
+      receiver.handle(signDelivery({ token: `random-${i}-${Math.random()}`, payload: articleSyncPayload() }), handlers),
+    );
+    const answers = await Promise.all(flood);
+    expect(new Set(answers.map((answer) => answer.status))).toEqual(new Set([503]));
+    // One read before the first check, one re-read for the first unknown token: none for the other 299.
+    expect(reads.count).toBeLessThanOrEqual(2);
+    expect(await dedup.kept!.list()).toHaveLength(50);
+    // A regenerated token arrives: it verifies none of the flood, so nothing runs.
+    time.now += 1000;
+    expect(seen).toHaveLength(0);
+    time.now = deadline + 1;
+    await receiver.handle(
+      signDelivery({ token: OLD, payload: articleSyncPayload(), timestamp: Math.floor(time.now / 1000) }),
+      handlers,
+    );
+    expect(seen).toHaveLength(1);
+    // Past the window nothing kept remains (memory entries expire with it, Redis keys carry it as
+    // a TTL, Postgres rows as expires_at), and the next pass clears the store.
+    expect(await dedup.kept!.list()).toHaveLength(0);
+  });
+});

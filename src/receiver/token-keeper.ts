@@ -34,6 +34,8 @@ const encoder = new TextEncoder();
  */
 export class TokenKeeper {
   private keys: readonly TokenKey[] | undefined;
+  // One match object per token of the current list, made with the list: a delivery allocates none.
+  private matches: readonly MatchedToken[] = [];
   private sourceDeadline: number | undefined;
   private readonly optionDeadline: number | undefined;
   private readonly source: TokenSource | undefined;
@@ -93,7 +95,7 @@ export class TokenKeeper {
     if (this.source && now >= this.nextReadAt) return undefined;
     const keys = this.available();
     const index = findToken(keys, authorization!, start);
-    if (index >= 0) return { index, key: keys[index]! };
+    if (index >= 0) return this.matches[index]!;
     if (this.source && now - this.missReadAt >= MISS_READ_MS) return undefined;
     const refusal = this.refusal(authorization!, start);
     if (refusal.code === 'token_rotating') return undefined;
@@ -113,7 +115,7 @@ export class TokenKeeper {
   private decide(authorization: string, start: number, justRead: boolean): MaybePromise<MatchedToken> {
     const keys = this.available();
     const index = findToken(keys, authorization, start);
-    if (index >= 0) return { index, key: keys[index]! };
+    if (index >= 0) return this.matches[index]!;
     const now = this.options.now();
     if (this.source && !justRead && now - this.missReadAt >= MISS_READ_MS) {
       this.missReadAt = now;
@@ -178,9 +180,11 @@ export class TokenKeeper {
   /** Verifiers for a list, reusing those of tokens already known so a re-read costs no key setup. */
   private prepare(tokens: readonly string[]): readonly TokenKey[] {
     const known = new Map(this.keys?.map((key) => [key.token, key]));
-    return tokens.map(
+    const keys = tokens.map(
       (token) =>
         known.get(token) ?? { token, bytes: encoder.encode(token), hmac: this.options.crypto.hmacSha256(token) },
     );
+    this.matches = keys.map((key, index) => ({ index, key }));
+    return keys;
   }
 }

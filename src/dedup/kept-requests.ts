@@ -1,5 +1,3 @@
-import type { MaybePromise } from '../internal/maybe.js';
-
 /**
  * A request answered 503 during a rotation window, kept until a token verifies it. It holds
  * the SHA-256 of the presented Bearer token, never the token: a store holds no secret.
@@ -34,13 +32,13 @@ export interface KeepLimits {
  */
 export interface KeptRequestStore {
   /** Keeps one request; false when the bounds are reached (it is then answered 503 without being kept). */
-  keep(request: KeptRequest, limits: KeepLimits): MaybePromise<boolean>;
+  keep(request: KeptRequest, limits: KeepLimits): boolean | Promise<boolean>;
   /** Every request kept and not yet expired. */
-  list(): MaybePromise<KeptRequest[]>;
+  list(): KeptRequest[] | Promise<KeptRequest[]>;
   /** Removes one; true for exactly one caller across every instance, which then processes it. */
-  take(id: string): MaybePromise<boolean>;
+  take(id: string): boolean | Promise<boolean>;
   /** Drops everything kept (the window ended); resolves to how many were dropped. */
-  clear(): MaybePromise<number>;
+  clear(): number | Promise<number>;
 }
 
 /** The bytes a kept request counts against `maxBytes`. */

@@ -1,25 +1,29 @@
 import type { KeptRequest, KeptRequestStore } from 'webhook-cms-receiver';
 import type { Database } from './database.js';
 import { sqlState } from './postgres-errors.js';
-import type { Tables } from './table-sql.js';
+import { type Tables, tablesFor } from './table-sql.js';
 
 const CREATION_RACES = new Set(['23505', '42P07', '42710']);
 const encoder = new TextEncoder();
 
 /**
- * The table requests kept during a rotation window live in, beside the deliveries table:
- * `<table>_kept`. Created on first keep unless `createTable: false`; for a migration:
+ * The SQL that creates the table requests kept during a rotation window live in, beside the
+ * deliveries table: `<table>_kept` (default `webhook_deliveries_kept`). The store creates it on
+ * the first keep unless `createTable: false`; then run this in a migration. Each row is one
+ * kept request as JSON (the SHA-256 of the presented token, never the token), its size, and
+ * when the window ends, on the database's clock.
  *
- * ```sql
- * CREATE TABLE IF NOT EXISTS webhook_deliveries_kept (
- *   id text PRIMARY KEY,
- *   request text NOT NULL,
- *   size integer NOT NULL,
- *   expires_at timestamptz NOT NULL
- * );
+ * @example
+ * ```ts
+ * import { postgresKeptTableSql } from 'webhook-cms-receiver/postgres';
+ * await pool.query(postgresKeptTableSql()); // CREATE TABLE IF NOT EXISTS webhook_deliveries_kept (…)
  * ```
  */
-export function keptTableSql(tables: Tables): string {
+export function postgresKeptTableSql(options: { table?: string } = {}): string {
+  return `${keptTableSql(tablesFor(options.table, 'postgresKeptTableSql'))};\n`;
+}
+
+function keptTableSql(tables: Tables): string {
   return `CREATE TABLE IF NOT EXISTS ${keptTable(tables)} (
   id text PRIMARY KEY,
   request text NOT NULL,

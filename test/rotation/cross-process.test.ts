@@ -7,7 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { articleSyncPayload, signDelivery } from 'webhook-cms-receiver/testing';
 import { childLines } from '../helpers/child-lines.js';
-import { freshTable, server as postgres } from '../postgres/postgres-clients.js';
+import { freshTable, openDatabase, server as postgres } from '../postgres/postgres-clients.js';
 import { freshPrefix, redisUrl } from '../redis/redis-clients.js';
 
 const script = fileURLToPath(new URL('./rotation-process.mjs', import.meta.url));
@@ -110,4 +110,35 @@ describe.each(stores)('two processes on $name, rotating the token', ({ store, ur
     },
     60_000,
   );
+});
+
+describe('postgresKeptTableSql', () => {
+  it('creates the kept table a store with createTable: false then uses', async () => {
+    const { postgresKeptTableSql } = await import('webhook-cms-receiver/postgres');
+    expect(postgresKeptTableSql()).toMatch(/^CREATE TABLE IF NOT EXISTS webhook_deliveries_kept \(/);
+    expect(postgresKeptTableSql({ table: 'hooks.deliveries' })).toContain('hooks.deliveries_kept');
+  });
+
+  it.skipIf(!postgres.url)('a store with createTable: false keeps into the table a migration made', async () => {
+    const { postgresDedupStore, postgresDedupTableSql, postgresKeptTableSql } = await import(
+      'webhook-cms-receiver/postgres'
+    );
+    const db = await openDatabase('pg Pool');
+    try {
+      const table = freshTable('migrated');
+      await db.sql(postgresDedupTableSql({ table }));
+      await db.sql(postgresKeptTableSql({ table }));
+      const kept = postgresDedupStore(db.client, { table, createTable: false }).kept!;
+      const request = { id: 'k1', tokenSha256: 'ab', headers: {}, body: '', receivedAt: Date.now() };
+      expect(await kept.keep(request, { maxCount: 1, maxBytes: 1000, until: Date.now() + 60_000 })).toBe(true);
+      expect(
+        await kept.keep({ ...request, id: 'k2' }, { maxCount: 1, maxBytes: 1000, until: Date.now() + 60_000 }),
+      ).toBe(false);
+      expect(await kept.list()).toEqual([request]);
+      expect(await kept.take('k1')).toBe(true);
+      expect(await kept.take('k1')).toBe(false);
+    } finally {
+      await db.close();
+    }
+  });
 });

@@ -60,7 +60,7 @@ export type {
 export type { HeadersInput } from './input/headers.js';
 export type { BodyInput } from './input/body.js';
 export { memoryDedupStore, type MemoryDedupStoreOptions } from './dedup/memory-store.js';
-export type { KeepLimits, KeptRequest, KeptRequestStore } from './dedup/kept-requests.js';
+export type { KeepLimits, KeptRequest, KeptRequestStore, KeptSummary } from './dedup/kept-requests.js';
 export {
   DEFAULT_LEASE_MS,
   DEFAULT_RETENTION_MS,

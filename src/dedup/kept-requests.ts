@@ -15,13 +15,23 @@ export interface KeptRequest {
   receivedAt: number;
 }
 
+/** A kept request as {@link KeptRequestStore.list} gives it: enough to tell whether a token matches. */
+export interface KeptSummary {
+  id: string;
+  tokenSha256: string;
+}
+
 /** The bounds a {@link KeptRequestStore} keeps within, from the receiver's options. */
 export interface KeepLimits {
   /** Most requests kept at once. */
   maxCount: number;
   /** Most bytes kept at once (body and headers, as stored). */
   maxBytes: number;
-  /** When the rotation window ends, epoch ms: everything kept is dropped by then. */
+  /**
+   * When the store may forget what it keeps, epoch ms: a little after the rotation window
+   * ends (the receiver drops and counts them at the end; this is the backstop when no
+   * receiver is left to do it).
+   */
   until: number;
 }
 
@@ -33,10 +43,16 @@ export interface KeepLimits {
 export interface KeptRequestStore {
   /** Keeps one request; false when the bounds are reached (it is then answered 503 without being kept). */
   keep(request: KeptRequest, limits: KeepLimits): boolean | Promise<boolean>;
-  /** Every request kept and not yet expired. */
-  list(): KeptRequest[] | Promise<KeptRequest[]>;
-  /** Removes one; true for exactly one caller across every instance, which then processes it. */
-  take(id: string): boolean | Promise<boolean>;
+  /**
+   * What is kept and not yet expired: ids and token hashes only, so a re-check reads no
+   * bodies until a token matches.
+   */
+  list(): KeptSummary[] | Promise<KeptSummary[]>;
+  /**
+   * Removes one and returns it: to exactly one caller across every instance, which then
+   * processes it; undefined for every other caller.
+   */
+  take(id: string): KeptRequest | undefined | Promise<KeptRequest | undefined>;
   /** Drops everything kept (the window ended); resolves to how many were dropped. */
   clear(): number | Promise<number>;
 }
@@ -55,12 +71,15 @@ export function keptSize(request: KeptRequest): number {
 export function memoryKeptRequests(now: () => number = Date.now): KeptRequestStore {
   const kept = new Map<string, { request: KeptRequest; size: number; until: number }>();
   let bytes = 0;
+  // Requests that expired before a clear: counted by the next clear, so none is dropped unseen.
+  let expired = 0;
   const expire = () => {
     const time = now();
     for (const [id, entry] of kept) {
       if (entry.until > time) continue;
       kept.delete(id);
       bytes -= entry.size;
+      expired++;
     }
   };
   return {
@@ -74,19 +93,21 @@ export function memoryKeptRequests(now: () => number = Date.now): KeptRequestSto
     },
     list() {
       expire();
-      return [...kept.values()].map((entry) => entry.request);
+      return [...kept.values()].map(({ request }) => ({ id: request.id, tokenSha256: request.tokenSha256 }));
     },
     take(id) {
+      expire();
       const entry = kept.get(id);
-      if (!entry) return false;
+      if (!entry) return undefined;
       kept.delete(id);
       bytes -= entry.size;
-      return true;
+      return entry.request;
     },
     clear() {
-      const dropped = kept.size;
+      const dropped = kept.size + expired;
       kept.clear();
       bytes = 0;
+      expired = 0;
       return dropped;
     },
   };

@@ -26,6 +26,7 @@ export function postgresKeptTableSql(options: { table?: string } = {}): string {
 function keptTableSql(tables: Tables): string {
   return `CREATE TABLE IF NOT EXISTS ${keptTable(tables)} (
   id text PRIMARY KEY,
+  token_sha256 text NOT NULL,
   request text NOT NULL,
   size integer NOT NULL,
   expires_at timestamptz NOT NULL
@@ -67,25 +68,27 @@ export function postgresKeptRequests(
       return db.transaction(async (query) => {
         await query(`LOCK TABLE ${table} IN SHARE ROW EXCLUSIVE MODE`, []);
         const rows = await query(
-          `INSERT INTO ${table} (id, request, size, expires_at)
-SELECT $1::text, $2::text, $3::integer, now() + $6::double precision * interval '1 millisecond'
+          `INSERT INTO ${table} (id, token_sha256, request, size, expires_at)
+SELECT $1::text, $7::text, $2::text, $3::integer, now() + $6::double precision * interval '1 millisecond'
 WHERE (SELECT count(*) FROM ${table} WHERE expires_at > now()) < $4::bigint
   AND (SELECT coalesce(sum(size), 0) FROM ${table} WHERE expires_at > now()) + $3::integer <= $5::bigint
 RETURNING id`,
-          [request.id, json, size, limits.maxCount, limits.maxBytes, ttl],
+          [request.id, json, size, limits.maxCount, limits.maxBytes, ttl, request.tokenSha256],
         );
         return rows.length === 1;
       });
     },
     async list() {
       await ready();
-      const rows = await db.query(`SELECT request FROM ${table} WHERE expires_at > now()`, []);
-      return rows.map((row) => JSON.parse(String(row.request)) as KeptRequest);
+      const rows = await db.query(`SELECT id, token_sha256 FROM ${table} WHERE expires_at > now()`, []);
+      return rows.map((row) => ({ id: String(row.id), tokenSha256: String(row.token_sha256) }));
     },
     async take(id) {
       await ready();
-      const rows = await db.query(`DELETE FROM ${table} WHERE id = $1 AND expires_at > now() RETURNING id`, [id]);
-      return rows.length === 1;
+      const rows = await db.query(`DELETE FROM ${table} WHERE id = $1::text AND expires_at > now() RETURNING request`, [
+        id,
+      ]);
+      return rows.length === 1 ? (JSON.parse(String(rows[0]!.request)) as KeptRequest) : undefined;
     },
     async clear() {
       await ready();

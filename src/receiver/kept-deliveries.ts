@@ -15,6 +15,9 @@ import { type DeliveryInput, verifyDelivery } from './verify-delivery.js';
 /** The headers the checks read, kept with a request (the token itself only as its hash). */
 const KEPT_HEADERS = ['x-service-timestamp', 'x-service-signature', 'x-service-delivery-id', 'x-service-event'];
 const encoder = new TextEncoder();
+// Kept requests outlive the window by this much in the store, so the pass that drops them at
+// the window's end can still count them; the store's own expiry is only the backstop.
+const EXPIRY_GRACE_MS = 60_000;
 
 /** What kept deliveries are built from, once per receiver. */
 export interface KeptDeliveriesOptions {
@@ -79,7 +82,7 @@ export class KeptDeliveries {
       receivedAt: config.now(),
     };
     try {
-      const limits = { maxCount: this.deps.maxCount, maxBytes: this.deps.maxBytes, until };
+      const limits = { maxCount: this.deps.maxCount, maxBytes: this.deps.maxBytes, until: until + EXPIRY_GRACE_MS };
       if (!(await this.deps.store.keep(request, limits))) {
         this.deps.report('the rotation window keeps no more requests (maxKeptRequests or maxKeptBytes reached)');
       }
@@ -125,10 +128,11 @@ export class KeptDeliveries {
     const kept = await store.list();
     if (kept.length === 0) return;
     const hashes = await Promise.all(keys.map((key) => this.hashOf(key)));
-    for (const request of kept) {
-      const index = hashes.indexOf(request.tokenSha256);
-      if (index < 0 || !(await store.take(request.id))) continue;
-      await this.process(request, keys[index]!);
+    for (const summary of kept) {
+      const index = hashes.indexOf(summary.tokenSha256);
+      if (index < 0) continue;
+      const request = await store.take(summary.id);
+      if (request) await this.process(request, keys[index]!);
     }
   }
 
@@ -151,7 +155,8 @@ export class KeptDeliveries {
     // A failure the service would have retried: keep it for the next pass while the window lasts.
     const until = config.keeper.rotatingUntil();
     if (answer.status >= 500 && until !== undefined) {
-      await this.deps.store.keep(request, { maxCount: this.deps.maxCount, maxBytes: this.deps.maxBytes, until });
+      const limits = { maxCount: this.deps.maxCount, maxBytes: this.deps.maxBytes, until: until + EXPIRY_GRACE_MS };
+      await this.deps.store.keep(request, limits);
     }
   }
 

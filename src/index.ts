@@ -19,6 +19,12 @@ export {
   type StaleInfo,
 } from './receiver/options.js';
 export type { DeliveryInput } from './receiver/verify-delivery.js';
+export {
+  DEFAULT_TOKEN_CACHE_MS,
+  type RotationDeadline,
+  type TokenSource,
+  type TokenSourceResult,
+} from './receiver/token-source.js';
 export type { InspectedDelivery } from './receiver/inspected-delivery.js';
 export type {
   Instrumentation,
@@ -54,6 +60,7 @@ export type {
 export type { HeadersInput } from './input/headers.js';
 export type { BodyInput } from './input/body.js';
 export { memoryDedupStore, type MemoryDedupStoreOptions } from './dedup/memory-store.js';
+export type { KeepLimits, KeptRequest, KeptRequestStore, KeptSummary } from './dedup/kept-requests.js';
 export {
   DEFAULT_LEASE_MS,
   DEFAULT_RETENTION_MS,

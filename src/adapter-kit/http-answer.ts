@@ -71,6 +71,7 @@ export function toHttp(answer: Answer, options: ToHttpOptions = KEEP): HttpAnswe
   const close = after !== 'keep';
   const headers: Record<string, string> = { 'content-type': 'application/json; charset=utf-8' };
   if (answer.status === 405) headers.allow = 'POST';
+  if (answer.headers) Object.assign(headers, answer.headers);
   if (close) headers.connection = 'close';
   // Most answers are the one shared `{ ok: true }`, whose text never changes.
   const text = answer.body === PLAIN_OK ? PLAIN_OK_TEXT : JSON.stringify(answer.body);

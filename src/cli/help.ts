@@ -11,6 +11,7 @@ Usage:
   webhook-cms-receiver diagnose (--capture FILE | --headers FILE --body FILE)   explain why a request is refused
   webhook-cms-receiver inspect [--file FILE] [--target URL]   a local page of the deliveries createInspector recorded
   webhook-cms-receiver replay --engine bullmq|pg-boss --queue NAME [--all]   list and re-run a queue's dead letters
+  webhook-cms-receiver rotation [URL]   the zero-loss token rotation steps, and an endpoint's state
   webhook-cms-receiver --version
   webhook-cms-receiver <command> --help
 

@@ -4,12 +4,13 @@ import { inspectCommand } from './inspect/command.js';
 import { redacting, writeJson, type Io } from './io.js';
 import { probeCommand } from './probe.js';
 import { replayCommand } from './replay.js';
+import { rotationCommand } from './rotation.js';
 import { sendCommand } from './send.js';
 import { signCommand } from './sign.js';
 import { EXIT, UsageError } from './usage-error.js';
 import { packageVersion } from './version.js';
 
-const COMMANDS = ['send', 'sign', 'probe', 'diagnose', 'inspect', 'replay'];
+const COMMANDS = ['send', 'sign', 'probe', 'diagnose', 'inspect', 'replay', 'rotation'];
 const VERSION = ['--version', '-v', 'version'];
 
 /**
@@ -32,6 +33,7 @@ export async function run(argv: string[], io: Io): Promise<number> {
     if (command === 'diagnose') return await diagnoseCommand(args, io);
     if (command === 'inspect') return await inspectCommand(args, io);
     if (command === 'replay') return await replayCommand(args, io);
+    if (command === 'rotation') return await rotationCommand(args, io);
     if (VERSION.includes(command!)) {
       if (args.includes('--json')) writeJson(io, { version: packageVersion() });
       else io.stdout(`${packageVersion()}\n`);

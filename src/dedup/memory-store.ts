@@ -1,5 +1,6 @@
 import { positiveOption } from '../internal/positive.js';
 import { ArticleMarks } from './article-marks.js';
+import { memoryKeptRequests } from './kept-requests.js';
 import { OldestFirstMap } from './oldest-first-map.js';
 import {
   type ClaimOutcome,
@@ -98,6 +99,7 @@ export function memoryDedupStore(options: MemoryDedupStoreOptions = {}): DedupSt
   return {
     leaseMs,
     ordering: true,
+    kept: memoryKeptRequests(now),
     claim({ deliveryId, order }: DedupClaim): ClaimOutcome {
       const at = now();
       sweep(ids, at);

@@ -1,3 +1,4 @@
+import type { KeptRequestStore } from './kept-requests.js';
 /** The answer remembered for a handled delivery, replayed to its duplicates. */
 export interface StoredAnswer {
   ok: true;
@@ -82,6 +83,12 @@ export interface DedupStore {
    * When present, the receiver uses it instead of claim/complete/release.
    */
   transact?(claim: DedupClaim, work: (tx: unknown) => Promise<StoredAnswer>): Promise<TransactOutcome>;
+  /**
+   * Optional: where requests answered 503 during a rotation window are kept until a token
+   * verifies them, shared by every receiver on this store. Without it a receiver keeps them
+   * in its own memory.
+   */
+  readonly kept?: KeptRequestStore;
 }
 
 /** What {@link DedupStore.transact} did: ran and committed the work, or found another copy. */

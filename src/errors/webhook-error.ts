@@ -16,6 +16,8 @@ export type WebhookErrorCode =
   | 'handler_failed'
   | 'dedup_unavailable'
   | 'queue_unavailable'
+  | 'token_unavailable'
+  | 'token_rotating'
   | 'method_not_allowed'
   | 'body_already_parsed'
   | 'internal_error';
@@ -39,6 +41,10 @@ const ANSWERS: Record<WebhookErrorCode, readonly [status: number, message: strin
   dedup_unavailable: [503, 'Dedup store unavailable'],
   // Queue mode: the job engine did not take the delivery in time; the service retries a 503.
   queue_unavailable: [503, 'Queue unavailable'],
+  // A token source that has not answered yet: the service retries a 503, never a 401.
+  token_unavailable: [503, 'Token unavailable'],
+  // A plausible unknown token while a rotation window is armed: kept and retried, never lost to a 401.
+  token_rotating: [503, 'Token rotation in progress'],
   method_not_allowed: [405, 'Method not allowed'],
   body_already_parsed: [500, 'Server misconfigured'],
   internal_error: [500, 'Internal error'],

@@ -8,6 +8,8 @@ export const ATTR_EVENT = 'webhook.event';
 export const ATTR_DELIVERY_ID = 'webhook.delivery_id';
 export const ATTR_OUTCOME = 'webhook.outcome';
 export const ATTR_REFUSAL_CODE = 'webhook.refusal.code';
+/** Which configured token matched (0: the current one), so a rotation can tell the old one is unused. */
+export const ATTR_TOKEN_INDEX = 'webhook.token.index';
 export const ATTR_STATUS = 'http.response.status_code';
 // The semantic conventions' general attribute for what kind of failure it was: here the stable error code.
 export const ATTR_ERROR_TYPE = 'error.type';

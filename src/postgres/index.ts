@@ -15,6 +15,7 @@
  */
 export { postgresDedupStore, type PostgresDedupStoreOptions } from './postgres-store.js';
 export type { TransactionOf } from './transaction-of.js';
+export { postgresKeptTableSql } from './kept-store.js';
 export {
   postgresDedupTableSql,
   POSTGRES_DEDUP_TABLE_SQL,

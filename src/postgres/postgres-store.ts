@@ -2,6 +2,7 @@ import { DEFAULT_LEASE_MS, DEFAULT_RETENTION_MS, type DedupStore } from 'webhook
 import { positiveOption } from '../internal/positive.js';
 import type { PostgresClientLike } from './database.js';
 import { databaseOf } from './database-of.js';
+import { postgresKeptRequests } from './kept-store.js';
 import { plainStore } from './plain-store.js';
 import { createTables, tablesFor } from './table-sql.js';
 import { transactFor } from './transact.js';
@@ -100,7 +101,7 @@ export function postgresDedupStore(db: PostgresClientLike, options: PostgresDedu
   const transactional = booleanOption(options.transactional, false, `${label}: transactional`);
   const ready = createTable ? onFirstUse(() => createTables(database, tables)) : () => ALREADY;
   const settings = { db: database, tables, leaseMs, retentionMs, ready };
-  const plain = plainStore(settings);
+  const plain = { ...plainStore(settings), kept: postgresKeptRequests(database, tables, createTable) };
   return transactional ? { ...plain, transact: transactFor(settings) } : plain;
 }
 

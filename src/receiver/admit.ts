@@ -11,7 +11,7 @@ import type { WebhookHandlers } from './handlers.js';
 import { reportRejection } from './hooks.js';
 import { inspectDelivery } from './inspection.js';
 import { type GuardedTrace, startTrace } from './guarded-trace.js';
-import { matchToken } from './token.js';
+import type { TokenKeeper } from './token-keeper.js';
 import { type Admitted, type StreamedDigest, verifyDelivery } from './verify-delivery.js';
 
 /** Checks a request's head before its body is read: method, declared size, token (see `Receiver.admit`). */
@@ -33,11 +33,12 @@ export function admit(core: Core, head: RequestHead): Admission {
     if (declared > config.maxBodyBytes) {
       return refuse(
         new WebhookError('payload_too_large', `Content-Length ${declared} is over maxBodyBytes ${config.maxBodyBytes}`),
-        holdsToken(config.tokens, headers('authorization')),
+        holdsToken(config.keeper, headers('authorization')),
       );
     }
-    const tokenIndex = matchToken(config.tokens, headers('authorization'));
-    return new Admittance(core, head.headers, { headers, tokenIndex }, trace);
+    // Undefined when only the body can settle it: check 2 then runs again with the body.
+    const matched = config.keeper.matchNow(headers('authorization'));
+    return new Admittance(core, head.headers, { headers, matched }, trace);
   } catch (error) {
     return refuse(error);
   }
@@ -48,10 +49,9 @@ export function admit(core: Core, head: RequestHead): Admission {
  * delivering to a client that writes the whole body before reading, so the adapter discards
  * the body instead of cutting the connection. The answer stays 413 either way (check 1 first).
  */
-function holdsToken(tokens: Core['config']['tokens'], authorization: string | undefined): boolean {
+function holdsToken(keeper: TokenKeeper, authorization: string | undefined): boolean {
   try {
-    matchToken(tokens, authorization);
-    return true;
+    return keeper.matchNow(authorization) !== undefined;
   } catch {
     return false;
   }
@@ -111,7 +111,7 @@ class Admittance implements AdmittedRequest {
     const timestamp = this.checked.headers('x-service-timestamp');
     // A timestamp that check 3 refuses gets no hasher: hashing a body bound for a 403 is waste.
     if (timestamp === undefined || !ASCII_DIGITS.test(timestamp)) return undefined;
-    const stream = this.core.config.tokens[this.checked.tokenIndex]!.hmac.stream?.(`${timestamp}.`);
+    const stream = this.checked.matched?.key.hmac.stream?.(`${timestamp}.`);
     this.streamed = stream ? new StreamedHmac(stream, timestamp) : undefined;
     return this.streamed;
   }
@@ -121,7 +121,7 @@ class Admittance implements AdmittedRequest {
     const streamed = this.streamed;
     if (!streamed) return this.checked;
     this.streamed = undefined;
-    return { headers: this.checked.headers, tokenIndex: this.checked.tokenIndex, streamed };
+    return { headers: this.checked.headers, matched: this.checked.matched, streamed };
   }
 
   verify(body: BodyInput): Promise<{ event: WebhookEvent } | { answer: Answer }> {

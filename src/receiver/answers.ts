@@ -11,9 +11,16 @@ export type AnswerBody = (StoredAnswer & { duplicate?: true; queued?: true }) | 
 export interface Answer {
   status: number;
   body: AnswerBody;
+  /** Extra response headers the core decided, e.g. `retry-after` during a rotation window. */
+  headers?: Readonly<Record<string, string>>;
 }
+
+/** Seconds the service is asked to wait before retrying a request kept during a rotation. */
+const ROTATING_RETRY_AFTER = { 'retry-after': '60' } as const;
 
 /** The answer to a refused or failed delivery: its status and public text, never its reason. */
 export function errorAnswer(error: WebhookError): Answer {
-  return { status: error.status, body: { error: error.message } };
+  const answer: Answer = { status: error.status, body: { error: error.message } };
+  if (error.code === 'token_rotating') answer.headers = ROTATING_RETRY_AFTER;
+  return answer;
 }

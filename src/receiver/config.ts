@@ -1,43 +1,47 @@
 import { defaultCryptoProvider } from '../crypto/default-provider.js';
+import type { WebhookError } from '../errors/webhook-error.js';
 import { positiveOption } from '../internal/positive.js';
 import { DEFAULT_MAX_BODY_BYTES, DEFAULT_TOLERANCE_SECONDS, type ReceiverOptions } from './options.js';
-import type { TokenKey } from './token.js';
+import { TokenKeeper } from './token-keeper.js';
+import { DEFAULT_TOKEN_CACHE_MS } from './token-source.js';
 
 /** What verification needs, resolved from the options once per receiver. */
 export interface VerifyConfig {
-  tokens: readonly TokenKey[];
+  /** The tokens (fixed or from a source) and the rotation window. */
+  keeper: TokenKeeper;
   toleranceSeconds: number;
   maxBodyBytes: number;
   now: () => number;
 }
 
-const encoder = new TextEncoder();
-
-/** Checks the options once, at start-up, with errors that name the fix. */
-export function resolveConfig(options: ReceiverOptions): VerifyConfig {
+/**
+ * Checks the options once, at start-up, with errors that name the fix. `onReadFailed` hears
+ * of a token source's failed reads (at most once a minute).
+ */
+export function resolveConfig(
+  options: ReceiverOptions,
+  onReadFailed: (error: WebhookError) => void = () => {},
+): VerifyConfig {
   if (typeof options !== 'object' || options === null) {
     throw new TypeError('createReceiver needs an options object: createReceiver({ token: process.env.WEBHOOK_TOKEN })');
   }
-  const tokens = typeof options.token === 'string' ? [options.token] : options.token;
-  if (
-    !Array.isArray(tokens) ||
-    tokens.length === 0 ||
-    tokens.some((token) => typeof token !== 'string' || token.length === 0)
-  ) {
-    throw new TypeError(
-      'createReceiver: token must be a non-empty string (or a non-empty array of them). Is WEBHOOK_TOKEN set? ' +
-        'The token is shown once in Profile Settings → CMS Integration.',
-    );
-  }
-  const crypto = options.crypto ?? defaultCryptoProvider();
+  const now = options.now ?? Date.now;
+  const keeper = new TokenKeeper({
+    token: options.token,
+    rotatingUntil: options.rotatingUntil,
+    cacheMs: positiveOption(options.tokenCacheMs, DEFAULT_TOKEN_CACHE_MS, 'createReceiver: tokenCacheMs'),
+    crypto: options.crypto ?? defaultCryptoProvider(),
+    now,
+    onReadFailed,
+  });
   return {
-    tokens: tokens.map((token: string) => ({ bytes: encoder.encode(token), hmac: crypto.hmacSha256(token) })),
+    keeper,
     toleranceSeconds: positiveOption(
       options.toleranceSeconds,
       DEFAULT_TOLERANCE_SECONDS,
       'createReceiver: toleranceSeconds',
     ),
     maxBodyBytes: positiveOption(options.maxBodyBytes, DEFAULT_MAX_BODY_BYTES, 'createReceiver: maxBodyBytes'),
-    now: options.now ?? Date.now,
+    now,
   };
 }

@@ -6,8 +6,11 @@ import type { Answer } from './answers.js';
 import { resolveConfig } from './config.js';
 import { type Core, handleInput } from './handle-input.js';
 import type { WebhookHandlers } from './handlers.js';
+import { reportReceiverError } from './hooks.js';
 import type { ReceiverOptions } from './options.js';
+import { keptDeliveries } from './kept-setup.js';
 import { createPipeline } from './pipeline.js';
+import { TokenUsage } from './token-usage.js';
 import { createQueuePipeline } from './queue-mode.js';
 import { type DeliveryInput, verifyDelivery } from './verify-delivery.js';
 
@@ -52,7 +55,7 @@ export interface Receiver {
  * ```
  */
 export function createReceiver(options: ReceiverOptions): Receiver {
-  const config = resolveConfig(options);
+  const config = resolveConfig(options, (error) => reportReceiverError(options, error));
   const { instrumentation } = options;
   if (instrumentation !== undefined && typeof instrumentation?.startDelivery !== 'function') {
     throw new TypeError(
@@ -65,7 +68,13 @@ export function createReceiver(options: ReceiverOptions): Receiver {
   const { queue } = options;
   const pipeline =
     queue === undefined ? createPipeline({ options, store }) : createQueuePipeline({ options, config, store, queue });
-  const core: Core = { config, options, pipeline };
+  const core: Core = {
+    config,
+    options,
+    pipeline,
+    kept: keptDeliveries(options, config, pipeline, store),
+    usage: new TokenUsage(options, config.now),
+  };
   return {
     maxBodyBytes: config.maxBodyBytes,
     // Not `async`: on the synchronous path each of these settles in one promise turn.

@@ -1,5 +1,8 @@
 import type { WebhookEvent } from '../events/types.js';
-import { andThen, attempt } from '../internal/maybe.js';
+import type { WebhookError } from '../errors/webhook-error.js';
+import { andThen, attempt, type MaybePromise } from '../internal/maybe.js';
+import type { KeptDeliveries } from './kept-deliveries.js';
+import type { TokenUsage } from './token-usage.js';
 import { type Answer, errorAnswer } from './answers.js';
 import type { VerifyConfig } from './config.js';
 import type { WebhookHandlers } from './handlers.js';
@@ -15,6 +18,10 @@ export interface Core {
   config: VerifyConfig;
   options: ReceiverOptions;
   pipeline: Pipeline;
+  /** Requests kept during a rotation window. */
+  kept?: KeptDeliveries;
+  /** Warns while an older token still signs deliveries. */
+  usage?: TokenUsage;
 }
 
 export interface HandleInput {
@@ -27,16 +34,24 @@ export interface HandleInput {
 
 /** Verifies and handles one delivery; never throws, synchronous where the store and handler are. */
 export function handleInput(core: Core, request: HandleInput) {
+  core.kept?.touch(request.handlers);
   // The only cost of `inspect` and `instrumentation` when both are unset.
   if (core.options.inspect || core.options.instrumentation) return inspected(core, request);
   return plain(core, request);
 }
 
 function plain(core: Core, { input, handlers, admitted }: HandleInput) {
-  const refused = (thrown: unknown): Answer => errorAnswer(reportRejection(core.options, thrown, headersOf(input)));
+  const refused = (thrown: unknown) => kept(core, input, reportRejection(core.options, thrown, headersOf(input)));
   return attempt(
     () =>
-      andThen(verifyDelivery(core.config, input, admitted), (event) => core.pipeline(event, handlers, input), refused),
+      andThen(
+        verifyDelivery(core.config, input, admitted),
+        (event) => {
+          core.usage?.note(event);
+          return core.pipeline(event, handlers, input);
+        },
+        refused,
+      ),
     refused,
   );
 }
@@ -51,14 +66,15 @@ function inspected(core: Core, { input, handlers, admitted, trace: admittedTrace
   if (!trace && !options.inspect) return plain(core, { input, handlers, admitted });
   const receivedAt = core.config.now();
   const seen: { event?: WebhookEvent; error?: unknown } = {};
-  const refused = (thrown: unknown): Answer => {
+  const refused = (thrown: unknown): MaybePromise<Answer> => {
     const error = reportRejection(options, thrown, headersOf(input));
     seen.error = error;
     trace?.endRefused(error, headersOf(input));
-    return errorAnswer(error);
+    return kept(core, input, error);
   };
   const run = (event: WebhookEvent) => {
     seen.event = event;
+    core.usage?.note(event);
     if (!trace) return core.pipeline(event, handlers, input);
     trace.verified(event);
     return core.pipeline(event, tracedHandlers(trace, handlers, event), input, trace);
@@ -73,6 +89,19 @@ function inspected(core: Core, { input, handlers, admitted, trace: admittedTrace
       inspectDelivery(options, core.config.now, { receivedAt, method: 'POST', headers, body, answer, ...seen });
       return answer;
     },
+  );
+}
+
+/**
+ * The answer to a refusal; a request refused for an unknown token during a rotation window is
+ * kept first, so a token that verifies it later has it processed.
+ */
+function kept(core: Core, input: DeliveryInput, error: WebhookError): MaybePromise<Answer> {
+  const answer = errorAnswer(error);
+  if (error.code !== 'token_rotating' || !core.kept) return answer;
+  return core.kept.keep(input).then(
+    () => answer,
+    () => answer,
   );
 }
 

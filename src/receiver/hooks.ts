@@ -67,6 +67,23 @@ export function reportError(options: ReceiverOptions, error: unknown, event: Web
 }
 
 /**
+ * A fault of the receiver itself rather than of one delivery (a token source that failed to
+ * read): to `onError` with no event, or else one error line.
+ */
+export function reportReceiverError(options: ReceiverOptions, error: WebhookError): void {
+  if (options.onError) {
+    // No delivery to name: the hook's documentation says `event` is undefined here.
+    callHook(options, 'onError', options.onError, error, undefined as unknown as WebhookEvent);
+    return;
+  }
+  reportingOf(options).log.error(`${error.code}: ${error.reason} (pass onError to createReceiver to handle this)`, {
+    code: error.code,
+    reason: error.reason,
+    err: error,
+  });
+}
+
+/**
  * Turns anything thrown during verification into a WebhookError and reports it: to
  * `onRejected`, or else as a `warn` line, at most one per code per minute. A host fault (a
  * 5xx: a body a parser consumed) is logged at `error` even with `onRejected`, since it names
@@ -116,4 +133,9 @@ function admitLine(reporting: Reporting, code: string, now: number): number | un
   }
   reporting.windows.set(code, { startedAt: now, omitted: 0 });
   return window?.omitted ?? 0;
+}
+
+/** The receiver's log (its `logger` option), for lines that belong to no delivery. */
+export function reportingLog(options: ReceiverOptions): ReceiverLog {
+  return reportingOf(options).log;
 }

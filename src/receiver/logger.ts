@@ -29,6 +29,10 @@ export interface LogFields {
   event?: string;
   /** How many lines with this code were left out over the last minute. */
   omitted?: number;
+  /** Which token (0: the first) signed the deliveries a line is about. */
+  tokenIndex?: number;
+  /** How many deliveries a line is about. */
+  deliveries?: number;
   err?: unknown;
 }
 

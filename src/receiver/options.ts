@@ -6,6 +6,7 @@ import type { InspectedDelivery } from './inspected-delivery.js';
 import type { Instrumentation } from './instrumentation.js';
 import type { Logger } from './logger.js';
 import type { DeliveryQueue } from './queue-types.js';
+import type { RotationDeadline, TokenSource } from './token-source.js';
 
 /** The default of `toleranceSeconds`: how far the timestamp header may be from now. */
 export const DEFAULT_TOLERANCE_SECONDS = 300;
@@ -45,8 +46,28 @@ export interface StaleInfo {
  * Options of {@link createReceiver}. Every default is the secure one.
  */
 export interface ReceiverOptions {
-  /** The webhook token, or several during rotation: the first is current, the others still accepted. */
-  token: string | readonly string[];
+  /**
+   * The webhook token, or several during rotation (the first is current, the others still
+   * accepted), or a {@link TokenSource}: a function, sync or async, returning either, or
+   * `{ tokens, rotatingUntil? }`, read before the first delivery, kept for `tokenCacheMs` and
+   * read again at once (at most once a second) when a delivery presents an unknown token.
+   * Until a read succeeds, deliveries are answered 503 `Token unavailable` (retried).
+   */
+  token: string | readonly string[] | TokenSource;
+  /** How long a token source's answer is kept, in milliseconds. Default 60 000. */
+  tokenCacheMs?: number;
+  /**
+   * Arms a rotation window until this moment (a `Date`, epoch ms or ISO string, at most 24 h
+   * ahead; a token source's own `rotatingUntil` wins over it). While armed, a well-formed
+   * Bearer token that matches none is answered 503 `Token rotation in progress` with
+   * `Retry-After: 60` instead of 401, and the request is kept until a token verifies it, so
+   * regenerating the token loses no delivery. Unset (the default), an unknown token is a 401.
+   */
+  rotatingUntil?: RotationDeadline;
+  /** Most requests kept during a rotation window (per store). Default 1000. */
+  maxKeptRequests?: number;
+  /** Most bytes of kept requests during a rotation window (per store). Default 64 MiB. */
+  maxKeptBytes?: number;
   /** Largest accepted distance between the timestamp header and now. Default 300. */
   toleranceSeconds?: number;
   /** Largest accepted body. Default 10 MiB. */
@@ -107,6 +128,8 @@ export interface ReceiverOptions {
    * Called when a handler throws, the dedup store fails, a lease is lost to another request or
    * the store drops live ids. The service gets only the status. Without it, each is logged
    * once with `console.error` (event name, delivery id, the error; never the token or payload).
+   * A token source's failed read (at most once a minute) comes here too, with no event:
+   * `event` is then undefined.
    */
   onError?: (error: unknown, event: WebhookEvent) => void;
   /**

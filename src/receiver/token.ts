@@ -4,6 +4,8 @@ import { WebhookError } from '../errors/webhook-error.js';
 
 /** One configured token, prepared once. */
 export interface TokenKey {
+  /** The token itself: never logged, answered or stored. */
+  token: string;
   bytes: Uint8Array;
   hmac: HmacVerifier;
 }
@@ -15,6 +17,17 @@ const encoder = new TextEncoder();
  * tells nothing; returns the index of the one that matched.
  */
 export function matchToken(tokens: readonly TokenKey[], authorization: string | undefined): number {
+  const start = bearerStart(authorization);
+  const index = findToken(tokens, authorization!, start);
+  if (index < 0) throw unknownToken();
+  return index;
+}
+
+/**
+ * Where the token starts in a `Bearer <token>` header (scheme in any case); throws check 2's
+ * refusal for a missing or malformed header, which no token source or rotation changes.
+ */
+export function bearerStart(authorization: string | undefined): number {
   const space = authorization === undefined ? -1 : authorization.indexOf(' ');
   if (!authorization || !isBearer(authorization, space)) {
     throw new WebhookError(
@@ -24,6 +37,11 @@ export function matchToken(tokens: readonly TokenKey[], authorization: string | 
   }
   let start = space + 1;
   while (authorization.charCodeAt(start) === 0x20) start++;
+  return start;
+}
+
+/** The index of the token that equals the header's, in constant time over every token; -1 for none. */
+export function findToken(tokens: readonly TokenKey[], authorization: string, start: number): number {
   let encoded: Uint8Array | undefined;
   let index = -1;
   for (let i = 0; i < tokens.length; i++) {
@@ -33,13 +51,30 @@ export function matchToken(tokens: readonly TokenKey[], authorization: string | 
       constantTimeEqual((encoded ??= encoder.encode(authorization.slice(start))), bytes);
     index = equal && index < 0 ? i : index;
   }
-  if (index < 0) {
-    throw new WebhookError(
-      'invalid_token',
-      'the Bearer token matches none of the configured tokens; was it regenerated in Profile Settings → CMS Integration?',
-    );
-  }
   return index;
+}
+
+/** Check 2's refusal for a well-formed Bearer token that matches none. */
+export function unknownToken(): WebhookError {
+  return new WebhookError(
+    'invalid_token',
+    'the Bearer token matches none of the configured tokens; was it regenerated in Profile Settings → CMS Integration?',
+  );
+}
+
+/**
+ * True when the presented token could be one the service issued: 1 to 512 printable ASCII
+ * characters. Only such tokens are answered 503 during a rotation window; anything else
+ * stays a 401, so the window widens nothing for garbage.
+ */
+export function plausibleToken(authorization: string, start: number): boolean {
+  const length = authorization.length - start;
+  if (length < 1 || length > 512) return false;
+  for (let i = start; i < authorization.length; i++) {
+    const code = authorization.charCodeAt(i);
+    if (code < 0x21 || code > 0x7e) return false;
+  }
+  return true;
 }
 
 /** True when the text before the first space is `bearer` in any case, compared without a copy. */

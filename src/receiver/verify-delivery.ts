@@ -12,9 +12,9 @@ import {
   recordHeader,
 } from '../input/headers.js';
 import { decodeUtf8 } from '../input/utf8.js';
-import type { MaybePromise } from '../internal/maybe.js';
+import { isThenable, type MaybePromise } from '../internal/maybe.js';
 import type { VerifyConfig } from './config.js';
-import { matchToken } from './token.js';
+import type { MatchedToken } from './token-keeper.js';
 
 /** A delivery as received: headers and the raw body. */
 export interface DeliveryInput {
@@ -25,7 +25,8 @@ export interface DeliveryInput {
 /** What an adapter already checked before the body arrived, so it is not checked twice. */
 export interface Admitted {
   headers: HeaderLookup;
-  tokenIndex: number;
+  /** The token check 2 matched; undefined when the head could not settle it (a source to read, a request to keep). */
+  matched: MatchedToken | undefined;
   /** The HMAC the adapter fed while the body streamed in, if it did. */
   streamed?: StreamedDigest;
 }
@@ -58,7 +59,23 @@ export function verifyDelivery(
   // Node's lower-case header object is read as it is; any other shape through a lookup.
   const record = admitted === undefined ? lowerCaseRecord(rawHeaders) : undefined;
   const lookup = admitted?.headers ?? (record === undefined ? headerLookup(rawHeaders) : undefined);
-  const tokenIndex = admitted?.tokenIndex ?? matchToken(config.tokens, header(record, lookup, 'authorization'));
+  const matched = admitted?.matched ?? config.keeper.match(header(record, lookup, 'authorization'));
+  if (isThenable(matched)) {
+    return matched.then((token) => checkSigned(config, token, bytes, body, record, lookup, admitted));
+  }
+  return checkSigned(config, matched, bytes, body, record, lookup, admitted);
+}
+
+/** Checks 3 to 7, once check 2 matched a token. */
+function checkSigned(
+  config: VerifyConfig,
+  token: MatchedToken,
+  bytes: Uint8Array | undefined,
+  body: unknown,
+  record: Readonly<Record<string, unknown>> | undefined,
+  lookup: HeaderLookup | undefined,
+  admitted: Admitted | undefined,
+): MaybePromise<WebhookEvent> {
   if (bytes === undefined) throw notRawBody(body);
   const timestamp = header(record, lookup, 'x-service-timestamp');
   checkTimestamp(timestamp, config);
@@ -67,9 +84,8 @@ export function verifyDelivery(
   // The streamed HMAC stands in for hashing again only when it covered this very message.
   if (streamed !== undefined && (streamed.timestamp !== timestamp || streamed.length !== bytes.byteLength))
     streamed = undefined;
-  const valid = streamed
-    ? streamed.matches(expected)
-    : config.tokens[tokenIndex]!.hmac.verify(`${timestamp}.`, bytes, expected);
+  const valid = streamed ? streamed.matches(expected) : token.key.hmac.verify(`${timestamp}.`, bytes, expected);
+  const tokenIndex = token.index;
   if (typeof valid === 'boolean') return finish(valid, record, lookup, bytes, tokenIndex);
   return valid.then((ok) => finish(ok, record, lookup, bytes, tokenIndex));
 }

@@ -7,6 +7,7 @@ import {
   type StoredAnswer,
 } from 'webhook-cms-receiver';
 import { positiveOption } from '../internal/positive.js';
+import { redisKeptRequests } from './kept-store.js';
 import { DEFAULT_KEY_PREFIX, keysFor } from './keys.js';
 import { type RedisClientLike, scriptRunner } from './script-runner.js';
 import { CLAIM_SCRIPT, COMPLETE_SCRIPT, RELEASE_SCRIPT, RENEW_SCRIPT } from './scripts.js';
@@ -58,13 +59,15 @@ export function redisDedupStore(client: RedisClientLike, options: RedisDedupStor
   const run = scriptRunner(client);
   const leaseMs = positiveOption(options.leaseMs, DEFAULT_LEASE_MS, 'redisDedupStore: leaseMs');
   const retentionMs = positiveOption(options.retentionMs, DEFAULT_RETENTION_MS, 'redisDedupStore: retentionMs');
-  const keysOf = keysFor(options.keyPrefix ?? DEFAULT_KEY_PREFIX);
+  const prefix = options.keyPrefix ?? DEFAULT_KEY_PREFIX;
+  const keysOf = keysFor(prefix);
   const lease = millis(leaseMs);
   const retention = millis(retentionMs);
 
   return {
     leaseMs,
     ordering: true,
+    kept: redisKeptRequests(run, prefix),
     async claim(claim) {
       // Random, so two processes can never hold the same lease.
       const id = globalThis.crypto.randomUUID();

@@ -42,3 +42,10 @@ export {
   type LambdaHttpApiEvent,
   type LambdaAlbEvent,
 } from './lambda-event.js';
+export {
+  rotationDrill,
+  type RotationDrillOptions,
+  type RotationDrillResult,
+  type DrillDelivery,
+  type DrillSend,
+} from './rotation-drill.js';

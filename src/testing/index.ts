@@ -45,6 +45,13 @@ export {
   type CapturedDelivery,
   type RecordedOutcome,
 } from '../diagnose/index.js';
+export {
+  rotationDrill,
+  type RotationDrillOptions,
+  type RotationDrillResult,
+  type DrillDelivery,
+  type DrillSend,
+} from '../sender/index.js';
 export { probeEndpoint, type ProbeOptions, type ProbeRow, type ProbeResult, type ProbeFetch } from '../probe/index.js';
 export {
   createInspector,

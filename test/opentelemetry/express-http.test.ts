@@ -154,6 +154,7 @@ describe('openTelemetry() behind Express 5 with the Node SDK’s HTTP instrument
       'webhook.event': 'article.sync',
       'webhook.delivery_id': 'wire-v',
       'webhook.outcome': 'verified',
+      'webhook.token.index': 0,
     });
   });
 

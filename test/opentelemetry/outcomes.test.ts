@@ -53,6 +53,7 @@ describe('openTelemetry(): one span and one count per delivery, through handle()
       'webhook.event': 'article.sync',
       'webhook.delivery_id': 'd-processed',
       'webhook.outcome': 'processed',
+      'webhook.token.index': 0,
       'http.response.status_code': 200,
     });
     expect(receive.status.code).toBe(SpanStatusCode.UNSET);
@@ -240,11 +241,21 @@ describe('openTelemetry(): one span and one count per delivery, through handle()
     expect(only('webhook.handler').attributes['error.type']).toBe('handler_timeout');
   });
 
+  it('webhook.token.index says which token signed the delivery (1: the second)', async () => {
+    await createReceiver({
+      token: ['whk_current_token_1', token],
+      ...quiet,
+      instrumentation: openTelemetry(sdk.providers),
+    }).handle(signDelivery({ token, payload: testPayload() }), {});
+    expect(only('webhook.receive').attributes['webhook.token.index']).toBe(1);
+  });
+
   it('a test event without a delivery id and without a handler: processed, no id, no handler span', async () => {
     await receiver().handle(signDelivery({ token, payload: testPayload(), deliveryId: null }), {});
     expect(only('webhook.receive').attributes).toEqual({
       'webhook.event': 'test',
       'webhook.outcome': 'processed',
+      'webhook.token.index': 0,
       'http.response.status_code': 200,
     });
     expect(named('webhook.handler')).toHaveLength(0);

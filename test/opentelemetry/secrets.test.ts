@@ -84,6 +84,7 @@ describe('what telemetry never records', () => {
         'webhook.event',
         'webhook.outcome',
         'webhook.refusal.code',
+        'webhook.token.index',
       ].sort(),
     );
     expect(spans.flatMap((span) => span.events)).toEqual([]);

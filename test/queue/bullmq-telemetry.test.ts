@@ -173,7 +173,14 @@ describeWithRedis('OpenTelemetry in queue mode, end to end: receiver, BullMQ on 
     }
     const keys = new Set(spans.flatMap((span) => Object.keys(span.attributes)));
     expect([...keys].sort()).toEqual(
-      ['error.type', 'http.response.status_code', 'webhook.delivery_id', 'webhook.event', 'webhook.outcome'].sort(),
+      [
+        'error.type',
+        'http.response.status_code',
+        'webhook.delivery_id',
+        'webhook.event',
+        'webhook.outcome',
+        'webhook.token.index',
+      ].sort(),
     );
     expect(spans.flatMap((span) => span.events)).toEqual([]);
   });

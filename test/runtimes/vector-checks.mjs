@@ -24,6 +24,8 @@ export async function runVectorChecks() {
   }
   results.push(await attempt('fetch adapter: redelivery answered as duplicate', () => checkRedelivery(vectors[0])));
   results.push(await attempt('core agrees on the crypto path', checkCryptoPath));
+  for (const [name, check] of Object.entries(TOKEN_SOURCE_CHECKS))
+    results.push(await attempt(name, () => check(vectors)));
   const failures = results.filter((result) => result !== true);
   return { ...describeRuntime(), passed: results.length - failures.length, failed: failures.length, failures };
 }
@@ -54,6 +56,44 @@ const CHECKS = {
     const { handlers, seen } = recordingHandlers();
     const response = await webhookHandler(receiverFor(vector), handlers)(requestFor(vector));
     expectAnswer(vector, response.status, await response.json(), seen);
+  },
+};
+
+// Token sources and the rotation window (contract v4), through the Fetch adapter on this runtime.
+const TOKEN_SOURCE_CHECKS = {
+  async 'token source: async source verifies, sync source verifies'(vectors) {
+    const vector = vectors.find((v) => v.expect.status === 200);
+    for (const token of [async () => vector.tokens, () => ({ tokens: vector.tokens })]) {
+      const receiver = createReceiver({ token, now: () => vector.now * 1000 });
+      const event = await receiver.verify({ headers: vector.headers, body: vector.body });
+      expectEqual('event name', event.name, vector.expect.event);
+    }
+  },
+  async 'token source: 503 Token unavailable before a good read'(vectors) {
+    const vector = vectors.find((v) => v.expect.status === 200);
+    const receiver = createReceiver({
+      token: async () => {
+        throw new Error('not yet');
+      },
+      now: () => vector.now * 1000,
+      onError() {},
+    });
+    const response = await webhookHandler(receiver, {})(requestFor(vector));
+    expectEqual('status', response.status, 503);
+    expectEqual('body', JSON.stringify(await response.json()), JSON.stringify({ error: 'Token unavailable' }));
+  },
+  async 'rotation window: 503 Token rotation in progress with Retry-After: 60'(vectors) {
+    const vector = vectors.find((v) => v.expect.status === 200);
+    const now = vector.now * 1000;
+    const receiver = createReceiver({
+      token: async () => ({ tokens: ['another-token-entirely'], rotatingUntil: now + 3_600_000 }),
+      now: () => now,
+      logger: false,
+    });
+    const response = await webhookHandler(receiver, {})(requestFor(vector));
+    expectEqual('status', response.status, 503);
+    expectEqual('retry-after', response.headers.get('retry-after'), '60');
+    expectEqual('body', JSON.stringify(await response.json()), JSON.stringify({ error: 'Token rotation in progress' }));
   },
 };
 

@@ -1,0 +1,190 @@
+import type { CryptoProvider } from '../crypto/provider.js';
+import { WebhookError } from '../errors/webhook-error.js';
+import { describeThrown } from '../internal/describe.js';
+import type { MaybePromise } from '../internal/maybe.js';
+import { bearerStart, findToken, plausibleToken, type TokenKey, unknownToken } from './token.js';
+import { readDeadline, readTokenList, type TokenSource } from './token-source.js';
+
+/** The token that matched a request's Bearer token, and where it stands in the current list. */
+export interface MatchedToken {
+  index: number;
+  key: TokenKey;
+}
+
+/** What a {@link TokenKeeper} is made from, once per receiver. */
+export interface TokenKeeperOptions {
+  token: unknown;
+  rotatingUntil?: unknown;
+  cacheMs: number;
+  crypto: CryptoProvider;
+  now: () => number;
+  /** A failed read of the source, at most once a minute. */
+  onReadFailed: (error: WebhookError) => void;
+}
+
+/** A wrong token re-reads the source at most this often: a flood costs one read a second. */
+const MISS_READ_MS = 1000;
+const REPORT_MS = 60_000;
+const encoder = new TextEncoder();
+
+/**
+ * The receiver's tokens: fixed, or read from a token source and kept for `tokenCacheMs`, plus
+ * the rotation window. Check 2 goes through {@link TokenKeeper.match}; this is the one place
+ * that knows where tokens come from, so other modes (tenants) can build on it.
+ */
+export class TokenKeeper {
+  private keys: readonly TokenKey[] | undefined;
+  // One match object per token of the current list, made with the list: a delivery allocates none.
+  private matches: readonly MatchedToken[] = [];
+  private sourceDeadline: number | undefined;
+  private readonly optionDeadline: number | undefined;
+  private readonly source: TokenSource | undefined;
+  private nextReadAt = Number.NEGATIVE_INFINITY;
+  private missReadAt = Number.NEGATIVE_INFINITY;
+  private reportedAt = Number.NEGATIVE_INFINITY;
+  private reading: Promise<void> | undefined;
+  private changed: (() => void) | undefined;
+
+  constructor(private readonly options: TokenKeeperOptions) {
+    const now = options.now;
+    this.optionDeadline = readDeadline(options.rotatingUntil, now, 'createReceiver: rotatingUntil');
+    if (typeof options.token === 'function') {
+      this.source = options.token as TokenSource;
+    } else {
+      this.keys = this.prepare(readTokenList(options.token, now, 'createReceiver: token').tokens);
+    }
+  }
+
+  /** True when tokens come from a source that may change them. */
+  get dynamic(): boolean {
+    return this.source !== undefined;
+  }
+
+  /** The last good list, or undefined before the first good read. */
+  current(): readonly TokenKey[] | undefined {
+    return this.keys;
+  }
+
+  /** The end of the rotation window in epoch ms while it is armed; undefined otherwise. */
+  rotatingUntil(): number | undefined {
+    const deadline = this.sourceDeadline ?? this.optionDeadline;
+    return deadline !== undefined && deadline > this.options.now() ? deadline : undefined;
+  }
+
+  /**
+   * Check 2 against the current list. Synchronous while the list is fresh and the token known;
+   * reads the source first when the list is stale, and again at once (at most once a second)
+   * when the token matches none. Throws or rejects with the refusal.
+   */
+  match(authorization: string | undefined): MaybePromise<MatchedToken> {
+    const start = bearerStart(authorization);
+    if (this.source && this.options.now() >= this.nextReadAt) {
+      return this.read().then(() => this.decide(authorization!, start, true));
+    }
+    return this.decide(authorization!, start, false);
+  }
+
+  /**
+   * {@link match} for a request's head, which cannot wait: the match, a refusal thrown, or
+   * undefined when the answer needs a read of the source or the body (a request kept during a
+   * rotation window), so the body is read and the check made again.
+   */
+  matchNow(authorization: string | undefined): MatchedToken | undefined {
+    const start = bearerStart(authorization);
+    const now = this.options.now();
+    if (this.source && now >= this.nextReadAt) return undefined;
+    const keys = this.available();
+    const index = findToken(keys, authorization!, start);
+    if (index >= 0) return this.matches[index]!;
+    if (this.source && now - this.missReadAt >= MISS_READ_MS) return undefined;
+    const refusal = this.refusal(authorization!, start);
+    if (refusal.code === 'token_rotating') return undefined;
+    throw refusal;
+  }
+
+  /** Calls `listener` whenever a read changes the token list (kept requests are then re-checked). */
+  onChange(listener: () => void): void {
+    this.changed = listener;
+  }
+
+  /** Reads the source now (one read at a time); resolves once the list is settled, never rejects. */
+  refresh(): Promise<void> {
+    return this.source ? this.read() : Promise.resolve();
+  }
+
+  private decide(authorization: string, start: number, justRead: boolean): MaybePromise<MatchedToken> {
+    const keys = this.available();
+    const index = findToken(keys, authorization, start);
+    if (index >= 0) return this.matches[index]!;
+    const now = this.options.now();
+    if (this.source && !justRead && now - this.missReadAt >= MISS_READ_MS) {
+      this.missReadAt = now;
+      return this.read().then(() => this.decide(authorization, start, true));
+    }
+    throw this.refusal(authorization, start);
+  }
+
+  private available(): readonly TokenKey[] {
+    if (this.keys) return this.keys;
+    throw new WebhookError(
+      'token_unavailable',
+      'the token source has not given a usable token yet (see the error reported to onError)',
+    );
+  }
+
+  private refusal(authorization: string, start: number): WebhookError {
+    const until = this.rotatingUntil();
+    if (until === undefined || !plausibleToken(authorization, start)) return unknownToken();
+    return new WebhookError(
+      'token_rotating',
+      `the Bearer token matches none of the configured tokens while a rotation window is armed until ${new Date(until).toISOString()}`,
+    );
+  }
+
+  private read(): Promise<void> {
+    if (!this.reading) {
+      this.reading = this.load().finally(() => {
+        this.reading = undefined;
+      });
+    }
+    return this.reading;
+  }
+
+  private async load(): Promise<void> {
+    try {
+      const value = await this.source!();
+      const now = this.options.now();
+      const list = readTokenList(value, () => now, 'the token source');
+      const before = this.keys;
+      this.keys = this.prepare(list.tokens);
+      this.sourceDeadline = list.rotatingUntil;
+      if (!before || before.length !== this.keys.length || before.some((key, i) => key !== this.keys![i])) {
+        this.changed?.();
+      }
+      this.nextReadAt = now + this.options.cacheMs;
+    } catch (cause) {
+      const now = this.options.now();
+      // A failing source is tried again a second later, not on every request.
+      this.nextReadAt = now + MISS_READ_MS;
+      if (now - this.reportedAt < REPORT_MS) return;
+      this.reportedAt = now;
+      const kept = this.keys ? 'the last good token list is kept' : 'deliveries are answered 503 until a read works';
+      this.options.onReadFailed(
+        new WebhookError('token_unavailable', `the token source failed (${kept}): ${describeThrown(cause)}`, {
+          cause,
+        }),
+      );
+    }
+  }
+
+  /** Verifiers for a list, reusing those of tokens already known so a re-read costs no key setup. */
+  private prepare(tokens: readonly string[]): readonly TokenKey[] {
+    const known = new Map(this.keys?.map((key) => [key.token, key]));
+    const keys = tokens.map(
+      (token) =>
+        known.get(token) ?? { token, bytes: encoder.encode(token), hmac: this.options.crypto.hmacSha256(token) },
+    );
+    this.matches = keys.map((key, index) => ({ index, key }));
+    return keys;
+  }
+}

@@ -24,7 +24,7 @@ describe('decodeUtf8 on bodies of 2 KiB and more (decoded through UTF-16)', () =
 
   it('decodes exactly what toString and a fatal TextDecoder decode', () => {
     const strict = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
-    for (const body of [large(paragraph), large('plain ASCII only. '), large('a'.repeat(2047) + 'é')]) {
+    for (const body of [large(paragraph), large('plain ASCII only. '), large(`${'a'.repeat(2047)}é`)]) {
       expect(body.byteLength).toBeGreaterThanOrEqual(2048);
       expect(decodeUtf8(body)).toBe(body.toString('utf8'));
       expect(decodeUtf8(body)).toBe(strict.decode(body));

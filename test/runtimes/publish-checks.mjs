@@ -47,6 +47,17 @@ const SANITIZED = [
   ],
 ];
 
+/** Deep and adversarial trees: each must come back sanitized, its text kept, on every runtime's stack. */
+const DEEP = [
+  [
+    '390 nested tables',
+    `${'<table><tr><td>'.repeat(390)}deep<img src=x onerror=alert(1)>${'</td></tr></table>'.repeat(390)}`,
+    'deep',
+  ],
+  ['20,000 nested divs', `${'<div>'.repeat(20_000)}bottom<script>alert(1)</script>`, 'bottom'],
+  ['re-opened formatting elements', Array.from({ length: 2_000 }, (_, i) => `<p><b id=b${i}>x${i}`).join(''), 'x1999'],
+];
+
 /**
  * Runs the `/publish` checks of the built package on whatever runtime loaded this module.
  *
@@ -60,6 +71,13 @@ export async function runPublishChecks() {
   for (const [input, expected] of SANITIZED)
     results.push(
       await attempt(`sanitizeHtml ${input.slice(0, 40)}`, async () => expectEqual(await sanitizeHtml(input), expected)),
+    );
+  for (const [name, input, kept] of DEEP)
+    results.push(
+      await attempt(`sanitizeHtml never throws on ${name}`, async () => {
+        const clean = await sanitizeHtml(input);
+        expectEqual(clean.includes(kept) && !/onerror|<script/i.test(clean), true);
+      }),
     );
   results.push(
     await attempt('loadHtmlSanitizer then sanitize synchronously', async () => {

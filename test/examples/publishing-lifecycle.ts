@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { expect } from 'vitest';
 import type { SyncArticle } from 'webhook-cms-receiver';
 import { articleSyncPayload, articleTrashPayload, deliver } from 'webhook-cms-receiver/testing';
+import { expectCacheable } from './publishing-cache.js';
 
 /** A running publishing starter, as the lifecycle sees it. */
 export interface PublishingSite {
@@ -19,6 +20,7 @@ export interface Page {
   status: number;
   location: string | null;
   text: string;
+  cacheControl: string | null;
 }
 
 /**
@@ -31,7 +33,12 @@ export interface Page {
  */
 export async function getPage(target: Pick<PublishingSite, 'site'>, path: string): Promise<Page> {
   const response = await fetch(`${target.site}${path}`, { redirect: 'manual' });
-  return { status: response.status, location: response.headers.get('location'), text: await response.text() };
+  return {
+    status: response.status,
+    location: response.headers.get('location'),
+    text: await response.text(),
+    cacheControl: response.headers.get('cache-control'),
+  };
 }
 
 /** A path relative to the site, from a `Location` that may be absolute. */
@@ -107,6 +114,10 @@ export async function publishingLifecycle(target: PublishingSite): Promise<void>
   expect((await sync({})).body).toEqual({ ok: true, published_url: published(first) });
   const page = await getPage(target, `/articles/${first}`);
   expect(page.status).toBe(200);
+  // A CDN keeps a public page only as long as a takedown may take; the other answers no longer.
+  expectCacheable(page, page.cacheControl);
+  for (const listing of ['/', '/sitemap.xml', '/feed.xml'])
+    expectCacheable(await getPage(target, listing), page.cacheControl);
   expect(page.text).toMatch(/<title>Lifecycle: (&quot;|&#34;|")tips(&quot;|&#34;|") &amp; &lt;tricks&gt;<\/title>/);
   expect(page.text).toMatch(/<meta name="description" content="What a visitor and a search engine see at each step\."/);
   expect(page.text).toContain(`<link rel="canonical" href="${published(first)}"`);
@@ -126,6 +137,7 @@ export async function publishingLifecycle(target: PublishingSite): Promise<void>
   expect((await sync({ slug: renamed })).body).toEqual({ ok: true, published_url: published(renamed) });
   const moved = await getPage(target, `/articles/${first}`);
   expect([moved.status, pathOf(moved.location)]).toEqual([301, `/articles/${renamed}`]);
+  expectCacheable(moved, page.cacheControl);
   expect((await getPage(target, `/articles/${renamed}`)).status).toBe(200);
   expect(await sitemap()).not.toContain(`<loc>${published(first)}</loc>`);
 
@@ -141,7 +153,9 @@ export async function publishingLifecycle(target: PublishingSite): Promise<void>
 
   // Unpublished (back in review): 404 on both slugs, gone from the sitemap and the feed.
   expect((await sync({ slug: renamed, title: 'Lifecycle, updated', status: 'review' })).body).toEqual({ ok: true });
-  expect((await getPage(target, `/articles/${renamed}`)).status).toBe(404);
+  const unpublished = await getPage(target, `/articles/${renamed}`);
+  expect(unpublished.status).toBe(404);
+  expectCacheable(unpublished, page.cacheControl);
   expect((await getPage(target, `/articles/${first}`)).status).toBe(404);
   expect(await sitemap()).not.toContain(renamed);
   expect(await feed()).not.toContain(renamed);
@@ -165,7 +179,9 @@ export async function publishingLifecycle(target: PublishingSite): Promise<void>
   expect((await deliver(target.webhook, { token, payload: trash, maxAttempts: 1 })).attempts[0]?.body).toEqual({
     ok: true,
   });
-  expect((await getPage(target, `/articles/${renamed}`)).status).toBe(410);
+  const trashed = await getPage(target, `/articles/${renamed}`);
+  expect(trashed.status).toBe(410);
+  expectCacheable(trashed, page.cacheControl);
   expect((await getPage(target, `/articles/${first}`)).status).toBe(410);
   expect(await sitemap()).not.toContain(renamed);
 
@@ -181,6 +197,31 @@ export async function publishingLifecycle(target: PublishingSite): Promise<void>
   expect((await archive('published', base + 1)).publishedUrl).toBe(published(archivedSlug));
   expect((await archive('archived', base + 2)).publishedUrl).toBeUndefined();
   expect((await getPage(target, `/articles/${archivedSlug}`)).status).toBe(410);
+
+  // Unpublished with HTML no renderer takes (390 nested tables overflowed the sanitizer's
+  // stack): the takedown never depends on rendering, so the page goes at once.
+  const deepId = randomUUID();
+  const deepSlug = `deep-${deepId.slice(0, 8)}`;
+  const deep = `${'<table><tr><td>'.repeat(390)}deep text${'</td></tr></table>'.repeat(390)}`;
+  const deepSync = (fields: Partial<SyncArticle>, timestamp: number) =>
+    deliver(target.webhook, {
+      token,
+      payload: articleSyncPayload({ timestamp, article: { id: deepId, slug: deepSlug, ...fields } }),
+      maxAttempts: 1,
+    });
+  expect((await deepSync({ status: 'published', content_html: '<p>fine</p>' }, base + 1)).publishedUrl).toBe(
+    published(deepSlug),
+  );
+  expect((await getPage(target, `/articles/${deepSlug}`)).status).toBe(200);
+  expect((await deepSync({ status: 'draft', content_html: deep }, base + 2)).attempts[0]).toMatchObject({
+    status: 200,
+  });
+  expect((await getPage(target, `/articles/${deepSlug}`)).status).toBe(404);
+  // And published with it: shown, its text kept.
+  expect((await deepSync({ status: 'published', content_html: deep }, base + 3)).publishedUrl).toBe(
+    published(deepSlug),
+  );
+  expect((await getPage(target, `/articles/${deepSlug}`)).text).toContain('deep text');
 
   // Never seen: 404.
   expect((await getPage(target, `/articles/never-${id}`)).status).toBe(404);

@@ -12,6 +12,7 @@ import {
   sanitizeHtml,
 } from 'webhook-cms-receiver/publish';
 import { describeRuntime } from './vector-checks.mjs';
+import { XSS_CORPUS } from './xss-corpus.mjs';
 
 const ARTICLE = {
   id: 'a1',
@@ -72,6 +73,17 @@ export async function runPublishChecks() {
     results.push(
       await attempt(`sanitizeHtml ${input.slice(0, 40)}`, async () => expectEqual(await sanitizeHtml(input), expected)),
     );
+  results.push(
+    await attempt(`sanitizeHtml leaves nothing that runs code in ${XSS_CORPUS.length} XSS vectors`, async () => {
+      const sanitize = await loadHtmlSanitizer();
+      for (const vector of XSS_CORPUS) {
+        // Outside quoted attribute values (a title may quote any text): no code-bearing markup.
+        const clean = sanitize(vector).replace(/"[^"]*"/g, '""');
+        if (/<script|<iframe|<svg|<object|<embed|javascript:|vbscript:|\son[a-z]+=|style=/i.test(clean))
+          throw new Error(`${vector} gave ${clean}`);
+      }
+    }),
+  );
   for (const [name, input, kept] of DEEP)
     results.push(
       await attempt(`sanitizeHtml never throws on ${name}`, async () => {

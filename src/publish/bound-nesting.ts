@@ -1,4 +1,4 @@
-import { commentEnd, isLetter, isSpace, rawTextEnd, readTag } from './html-tokens.js';
+import { commentEnd, isLetter, rawTextEnd, readTag } from './html-tokens.js';
 
 // A single pass over the HTML text, before the real parser sees it, that keeps the tree the
 // parser will build shallow and its work linear. The hast packages walk trees recursively (a

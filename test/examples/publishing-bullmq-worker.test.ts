@@ -3,7 +3,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Queue } from 'bullmq';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { afterAll, beforeAll, it } from 'vitest';
 import { type CopiedStarter, copyStarter } from '../helpers/copy-starter.js';
 import { type RunningStarter, startStarter } from '../helpers/starter-process.js';
 import { bullConnection, describeWithRedis, freshQueueName, redisUrl, sleep } from '../queue/queue-helpers.js';

@@ -1,34 +1,33 @@
 // A worker process: run as many as you like, on as many machines. Each runs the handlers for
 // the deliveries the receiver enqueued; a throw is retried with backoff, and a job that keeps
 // failing ends in the queue's failed set (the dead-letter list).
-import { mkdir, rm, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
 import { startWorker } from 'webhook-cms-receiver';
 import { bullmqSource } from 'webhook-cms-receiver/bullmq';
 import { redisDedupStore } from 'webhook-cms-receiver/redis';
 import { connection, queueName, redisClient } from './redis.mjs';
+import { openSite } from './site.mjs';
 
-const site = process.env.SITE_DIR ?? 'site';
-await mkdir(site, { recursive: true });
-// Slugs come from the service: keep them to one safe file name.
-const fileOf = (slug) => join(site, `${encodeURIComponent(slug)}.json`);
+// The publishing rules of webhook-cms-receiver/publish (public only when published and due,
+// 301 for an old slug, 410 once trashed or archived), written as static files: see site.mjs.
+const site = await openSite({
+  redis: redisClient(),
+  dir: process.env.SITE_DIR ?? 'site',
+  publicUrl: (process.env.PUBLIC_URL ?? 'http://127.0.0.1:8080').replace(/\/+$/, ''),
+  siteTitle: process.env.SITE_TITLE || undefined,
+  prefix: `${queueName}:site:`,
+});
+await site.rebuild();
+console.log(`publishing ${process.env.SITE_DIR ?? 'site'}/ for ${process.env.PUBLIC_URL ?? 'http://127.0.0.1:8080'}/`);
+const publish = async (event) => {
+  const change = await site.apply(event);
+  console.log(`${change.kind} ${change.slug} (${event.type})`);
+};
 
 const worker = startWorker(bullmqSource({ queueName, connection: connection() }), {
   handlers: {
     // Slow work is fine here: the service was answered long ago. Pass `signal` to what you await.
-    'article.sync': async ({ article }) => {
-      if (article.status === 'published') {
-        await writeFile(fileOf(article.slug), JSON.stringify(article, null, 2));
-        console.log(`published ${article.slug}`);
-      } else {
-        await rm(fileOf(article.slug), { force: true });
-        console.log(`unpublished ${article.slug} (${article.status})`);
-      }
-    },
-    'article.trash': async ({ article }) => {
-      await rm(fileOf(article.slug), { force: true });
-      console.log(`trashed ${article.slug}`);
-    },
+    'article.sync': publish,
+    'article.trash': publish,
     test: () => console.log('test delivery received'),
   },
   // Shared by every worker: a job BullMQ runs twice (a killed worker) has its effect once.

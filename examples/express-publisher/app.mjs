@@ -4,7 +4,7 @@ import { createReceiver } from 'webhook-cms-receiver';
 import { webhookHandler } from 'webhook-cms-receiver/express';
 import { postgresDedupStore } from 'webhook-cms-receiver/postgres';
 import { articlePage, indexPage, statusPage } from './pages.mjs';
-import { articleUrl, rssXml, sitemapXml } from './site-feeds.mjs';
+import { articleUrl, CACHE_CONTROL, rssXml, sitemapXml } from './site-feeds.mjs';
 import { openSite } from './site-store.mjs';
 
 /**
@@ -45,6 +45,12 @@ export function createPublisherApp({
     }),
   );
 
+  // Every page, whatever its status, may be cached only as long as a takedown may take.
+  const cached = (_req, res, next) => {
+    res.set('Cache-Control', CACHE_CONTROL);
+    next();
+  };
+  app.get(['/articles/:slug', '/', '/sitemap.xml', '/feed.xml'], cached);
   app.get('/articles/:slug', async (req, res) => {
     const answer = await site.answer(req.params.slug);
     if (answer.status === 301) return res.redirect(301, answer.location);

@@ -1,4 +1,5 @@
 import type { SyncArticle } from 'webhook-cms-receiver';
+import { parseArticleDate } from './article-date.js';
 import { type AtOptions, nowMs } from './visibility.js';
 
 /**
@@ -99,7 +100,7 @@ export async function nextLastmod(
   const hash = await contentHash(article);
   if (previous && previous.hash === hash) return { hash, lastmod: previous.lastmod };
   const now = nowMs(options);
-  const published = article.published_at ? Date.parse(article.published_at) : Number.NaN;
+  const published = parseArticleDate(article.published_at) ?? Number.NaN;
   const at = previous === null || previous === undefined ? firstSeen(published, now) : now;
   return { hash, lastmod: new Date(at).toISOString() };
 }

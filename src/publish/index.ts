@@ -14,6 +14,7 @@
  * @module webhook-cms-receiver/publish
  */
 export { isPublic, goesPublicAt, type VisibilityFields, type AtOptions } from './visibility.js';
+export { parseArticleDate, invalidDates } from './article-date.js';
 export type { ArticleDelivery, StoredVersion } from './delivery.js';
 export { classifyChange, type ArticleChange, type ArticleChangeKind } from './classify-change.js';
 export { contentHash, sameContent, nextLastmod, type ContentFields, type Lastmod } from './content-hash.js';

@@ -1,3 +1,6 @@
+import { boundNesting, NESTING_LIMIT, textOnly } from './bound-nesting.js';
+import { flattenDeeperThan, type HastNode, pointFragmentLinks } from './hast-walk.js';
+
 /**
  * Options of {@link sanitizeHtml} and {@link loadHtmlSanitizer}.
  *
@@ -70,7 +73,8 @@ function loadHast(): Promise<Hast> {
 /**
  * Loads the sanitizer once and returns it as a synchronous function. The hast packages are
  * optional peer dependencies of `/publish` imported on first use, which is why this is async;
- * later calls reuse the loaded modules.
+ * later calls reuse the loaded modules. The function never throws; see {@link sanitizeHtml}
+ * for what it does with deep nesting.
  *
  * @example
  * ```ts
@@ -81,33 +85,24 @@ function loadHast(): Promise<Hast> {
  */
 export async function loadHtmlSanitizer(options: SanitizeHtmlOptions = {}): Promise<HtmlSanitizer> {
   const hast = await loadHast();
-  const parse = (html: string) => hast.fromHtml(String(html), { fragment: true }) as never;
-  if (options.schema) {
-    const schema = options.schema as never;
-    return (html) => hast.toHtml(hast.sanitize(parse(html), schema) as never);
-  }
   const base = hast.defaultSchema as { strip?: string[]; clobberPrefix?: string };
-  const schema = { ...base, strip: [...(base.strip ?? []), 'style', 'template'] } as never;
+  const schema = (options.schema ??
+    ({ ...base, strip: [...(base.strip ?? []), 'style', 'template'] } as object)) as never;
+  const prefix = options.schema ? '' : (base.clobberPrefix ?? '');
   return (html) => {
-    const tree = hast.sanitize(parse(html), schema) as HastNode;
-    pointFragmentLinks(tree, base.clobberPrefix ?? '');
-    return hast.toHtml(tree as never);
+    const text = String(html ?? '');
+    try {
+      const tree = hast.fromHtml(boundNesting(text), { fragment: true }) as HastNode;
+      flattenDeeperThan(tree, NESTING_LIMIT);
+      const clean = hast.sanitize(tree as never, schema) as HastNode;
+      pointFragmentLinks(clean, prefix);
+      return hast.toHtml(clean as never);
+    } catch {
+      // Only an input that defeats the bound above gets here (the hast packages recurse per
+      // level): its text is still shown, and the delivery is never failed by its HTML.
+      return textOnly(text);
+    }
   };
-}
-
-interface HastNode {
-  tagName?: string;
-  properties?: Record<string, unknown>;
-  children?: HastNode[];
-}
-
-// The default schema prefixes every id (DOM clobbering); GitHub then fixes `#fragment` links
-// in the browser with a script. Doing it here keeps a table of contents working without one.
-function pointFragmentLinks(node: HastNode, prefix: string): void {
-  const href = node.tagName === 'a' ? node.properties?.href : undefined;
-  if (prefix && node.properties && typeof href === 'string' && /^#./.test(href) && !href.startsWith(`#${prefix}`))
-    node.properties.href = `#${prefix}${href.slice(1)}`;
-  for (const child of node.children ?? []) pointFragmentLinks(child, prefix);
 }
 
 /**
@@ -117,6 +112,14 @@ function pointFragmentLinks(node: HastNode, prefix: string): void {
  * images, tables, code and quotes stay. Built on `hast-util-from-html`, `hast-util-sanitize` and
  * `hast-util-to-html` (install them; optional peers of `/publish`): a parser written in
  * JavaScript, no DOM, so it runs the same on Node, Bun, Deno and Cloudflare Workers.
+ *
+ * It never throws, whatever the input, and its time and memory grow linearly with the input's
+ * length. Nesting is bounded: elements nested more than 128 levels deep are unwrapped (their
+ * tags dropped, their text kept in place). Formatting elements (`<b>`, `<i>`, `<code>`,
+ * `<font>`…) left unclosed when their block ends are re-opened by the HTML parser in every
+ * later block; once 8 have been left open, later formatting tags are dropped (text kept), which
+ * keeps that re-opening linear. Should the parser fail anyway, the text of the input is
+ * returned without any tag.
  *
  * @example
  * ```ts

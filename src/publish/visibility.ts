@@ -1,4 +1,5 @@
 import type { ArticleStatus } from 'webhook-cms-receiver';
+import { parseArticleDate } from './article-date.js';
 
 /**
  * The fields that decide whether an article is public. A full `article.sync` article has them,
@@ -46,8 +47,8 @@ function publicFromMs(article: VisibilityFields): number | undefined {
   let from = Number.NEGATIVE_INFINITY;
   for (const date of [article.published_at, article.scheduled_at]) {
     if (date === null || date === undefined || date === '') continue;
-    const ms = typeof date === 'string' ? Date.parse(date) : Number.NaN;
-    if (Number.isNaN(ms)) return undefined;
+    const ms = parseArticleDate(date);
+    if (ms === undefined) return undefined;
     from = Math.max(from, ms);
   }
   return from;
@@ -56,8 +57,11 @@ function publicFromMs(article: VisibilityFields): number | undefined {
 /**
  * Whether the article may be shown now: status `published`, and neither `published_at` nor
  * `scheduled_at` in the future. Every other status (draft, review, approved, archived, one the
- * service adds later) is private; so is a date that does not parse. Trashed articles are not
- * public either: pass only articles from `article.sync`.
+ * service adds later) is private. Dates are ISO 8601 date-times with `Z` or an offset, as the
+ * service sends them; one without an offset is read as UTC, whatever the host's time zone.
+ * Anything else ("0", "99", "2026-02-30", a date without a time) is not a date: the article is
+ * not public, and {@link invalidDates} lists the field so it can be reported. Trashed articles
+ * are not public either: pass only articles from `article.sync`.
  *
  * @example
  * ```ts

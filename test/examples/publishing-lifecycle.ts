@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { expect } from 'vitest';
 import type { SyncArticle } from 'webhook-cms-receiver';
 import { articleSyncPayload, articleTrashPayload, deliver } from 'webhook-cms-receiver/testing';
+import { expectCacheable } from './publishing-cache.js';
 
 /** A running publishing starter, as the lifecycle sees it. */
 export interface PublishingSite {
@@ -12,6 +13,11 @@ export interface PublishingSite {
   /** The public URL the starter was given or defaulted to: the base of `published_url` and canonical links. */
   publicUrl: string;
   token: string;
+  /**
+   * Queue mode (the bullmq-worker example): the receiver answers `{ ok: true, queued: true }`
+   * and a worker applies the delivery later; `settle` resolves once the workers are done.
+   */
+  queued?: { settle(): Promise<void> };
 }
 
 /** One page fetched without following redirects. */
@@ -19,6 +25,7 @@ export interface Page {
   status: number;
   location: string | null;
   text: string;
+  cacheControl: string | null;
 }
 
 /**
@@ -31,7 +38,12 @@ export interface Page {
  */
 export async function getPage(target: Pick<PublishingSite, 'site'>, path: string): Promise<Page> {
   const response = await fetch(`${target.site}${path}`, { redirect: 'manual' });
-  return { status: response.status, location: response.headers.get('location'), text: await response.text() };
+  return {
+    status: response.status,
+    location: response.headers.get('location'),
+    text: await response.text(),
+    cacheControl: response.headers.get('cache-control'),
+  };
 }
 
 /** A path relative to the site, from a `Location` that may be absolute. */
@@ -67,6 +79,14 @@ const lastmodOf = (sitemap: string, loc: string) =>
  */
 export async function publishingLifecycle(target: PublishingSite): Promise<void> {
   const { token, publicUrl } = target;
+  // What the receiver answers: in queue mode only that it queued the delivery.
+  const ack = (body: object) => (target.queued ? { ok: true, queued: true } : body);
+  const urlOf = (url: string) => (target.queued ? undefined : url);
+  const send = async (options: Parameters<typeof deliver>[1]) => {
+    const result = await deliver(target.webhook, options);
+    await target.queued?.settle();
+    return result;
+  };
   const id = randomUUID();
   const first = `life-${id.slice(0, 8)}`;
   const renamed = `${first}-renamed`;
@@ -87,7 +107,7 @@ export async function publishingLifecycle(target: PublishingSite): Promise<void>
   });
   const sync = async (fields: Partial<SyncArticle>, timestamp = base + ++step) =>
     (
-      await deliver(target.webhook, {
+      await send({
         token,
         payload: articleSyncPayload({ timestamp, article: article(fields) }),
         maxAttempts: 1,
@@ -99,14 +119,18 @@ export async function publishingLifecycle(target: PublishingSite): Promise<void>
 
   // Draft: stored, private, no published_url.
   expect(await sync({ status: 'draft', published_at: null })).toMatchObject({ status: 200, body: { ok: true } });
-  expect((await sync({ status: 'review', published_at: null })).body).toEqual({ ok: true });
+  expect((await sync({ status: 'review', published_at: null })).body).toEqual(ack({ ok: true }));
   expect((await getPage(target, `/articles/${first}`)).status).toBe(404);
   expect(await sitemap()).not.toContain(first);
 
   // Published: the page, the sitemap and the feed.
-  expect((await sync({})).body).toEqual({ ok: true, published_url: published(first) });
+  expect((await sync({})).body).toEqual(ack({ ok: true, published_url: published(first) }));
   const page = await getPage(target, `/articles/${first}`);
   expect(page.status).toBe(200);
+  // A CDN keeps a public page only as long as a takedown may take; the other answers no longer.
+  expectCacheable(page, page.cacheControl);
+  for (const listing of ['/', '/sitemap.xml', '/feed.xml'])
+    expectCacheable(await getPage(target, listing), page.cacheControl);
   expect(page.text).toMatch(/<title>Lifecycle: (&quot;|&#34;|")tips(&quot;|&#34;|") &amp; &lt;tricks&gt;<\/title>/);
   expect(page.text).toMatch(/<meta name="description" content="What a visitor and a search engine see at each step\."/);
   expect(page.text).toContain(`<link rel="canonical" href="${published(first)}"`);
@@ -123,9 +147,10 @@ export async function publishingLifecycle(target: PublishingSite): Promise<void>
   expect(await feed()).toContain(`<link>${published(first)}</link>`);
 
   // Renamed: one hop from the old slug to the new one.
-  expect((await sync({ slug: renamed })).body).toEqual({ ok: true, published_url: published(renamed) });
+  expect((await sync({ slug: renamed })).body).toEqual(ack({ ok: true, published_url: published(renamed) }));
   const moved = await getPage(target, `/articles/${first}`);
   expect([moved.status, pathOf(moved.location)]).toEqual([301, `/articles/${renamed}`]);
+  expectCacheable(moved, page.cacheControl);
   expect((await getPage(target, `/articles/${renamed}`)).status).toBe(200);
   expect(await sitemap()).not.toContain(`<loc>${published(first)}</loc>`);
 
@@ -136,36 +161,41 @@ export async function publishingLifecycle(target: PublishingSite): Promise<void>
   expect(Date.parse(renamedLastmod ?? '')).toBeGreaterThan(Date.parse(publishedLastmod ?? ''));
 
   // A retry of an older sync arriving late is stale: it must not bring the old slug back.
-  expect((await sync({}, base + 4)).body).toEqual({ ok: true, stale: true });
+  expect((await sync({}, base + 4)).body).toEqual(ack({ ok: true, stale: true }));
   expect((await getPage(target, `/articles/${first}`)).status).toBe(301);
 
   // Unpublished (back in review): 404 on both slugs, gone from the sitemap and the feed.
-  expect((await sync({ slug: renamed, title: 'Lifecycle, updated', status: 'review' })).body).toEqual({ ok: true });
-  expect((await getPage(target, `/articles/${renamed}`)).status).toBe(404);
+  expect((await sync({ slug: renamed, title: 'Lifecycle, updated', status: 'review' })).body).toEqual(
+    ack({ ok: true }),
+  );
+  const unpublished = await getPage(target, `/articles/${renamed}`);
+  expect(unpublished.status).toBe(404);
+  expectCacheable(unpublished, page.cacheControl);
   expect((await getPage(target, `/articles/${first}`)).status).toBe(404);
   expect(await sitemap()).not.toContain(renamed);
   expect(await feed()).not.toContain(renamed);
 
   // Republished unchanged: lastmod stays, because the content did not change.
-  expect((await sync({ slug: renamed, title: 'Lifecycle, updated' })).body).toEqual({
-    ok: true,
-    published_url: published(renamed),
-  });
+  expect((await sync({ slug: renamed, title: 'Lifecycle, updated' })).body).toEqual(
+    ack({ ok: true, published_url: published(renamed) }),
+  );
   expect(lastmodOf(await sitemap(), published(renamed))).toBe(renamedLastmod);
 
   // Scheduled a few seconds ahead: private, no published_url, then public once due (no new delivery).
   const due = new Date(Date.now() + 3_000).toISOString();
-  expect((await sync({ slug: renamed, title: 'Lifecycle, updated', scheduled_at: due })).body).toEqual({ ok: true });
+  expect((await sync({ slug: renamed, title: 'Lifecycle, updated', scheduled_at: due })).body).toEqual(
+    ack({ ok: true }),
+  );
   expect((await getPage(target, `/articles/${renamed}`)).status).toBe(404);
   expect((await until(target, `/articles/${renamed}`, 200, 15_000)).status).toBe(200);
   expect(await sitemap()).toContain(`<loc>${published(renamed)}</loc>`);
 
   // Trashed: 410 on the current and the old slug, gone from the sitemap.
   const trash = articleTrashPayload({ timestamp: base + ++step, article: { id, slug: renamed } });
-  expect((await deliver(target.webhook, { token, payload: trash, maxAttempts: 1 })).attempts[0]?.body).toEqual({
-    ok: true,
-  });
-  expect((await getPage(target, `/articles/${renamed}`)).status).toBe(410);
+  expect((await send({ token, payload: trash, maxAttempts: 1 })).attempts[0]?.body).toEqual(ack({ ok: true }));
+  const trashed = await getPage(target, `/articles/${renamed}`);
+  expect(trashed.status).toBe(410);
+  expectCacheable(trashed, page.cacheControl);
   expect((await getPage(target, `/articles/${first}`)).status).toBe(410);
   expect(await sitemap()).not.toContain(renamed);
 
@@ -173,14 +203,39 @@ export async function publishingLifecycle(target: PublishingSite): Promise<void>
   const archivedId = randomUUID();
   const archivedSlug = `archived-${archivedId.slice(0, 8)}`;
   const archive = (status: 'published' | 'archived', timestamp: number) =>
-    deliver(target.webhook, {
+    send({
       token,
       payload: articleSyncPayload({ timestamp, article: { id: archivedId, slug: archivedSlug, status } }),
       maxAttempts: 1,
     });
-  expect((await archive('published', base + 1)).publishedUrl).toBe(published(archivedSlug));
+  expect((await archive('published', base + 1)).publishedUrl).toBe(urlOf(published(archivedSlug)));
   expect((await archive('archived', base + 2)).publishedUrl).toBeUndefined();
   expect((await getPage(target, `/articles/${archivedSlug}`)).status).toBe(410);
+
+  // Unpublished with HTML no renderer takes (390 nested tables overflowed the sanitizer's
+  // stack): the takedown never depends on rendering, so the page goes at once.
+  const deepId = randomUUID();
+  const deepSlug = `deep-${deepId.slice(0, 8)}`;
+  const deep = `${'<table><tr><td>'.repeat(390)}deep text${'</td></tr></table>'.repeat(390)}`;
+  const deepSync = (fields: Partial<SyncArticle>, timestamp: number) =>
+    send({
+      token,
+      payload: articleSyncPayload({ timestamp, article: { id: deepId, slug: deepSlug, ...fields } }),
+      maxAttempts: 1,
+    });
+  expect((await deepSync({ status: 'published', content_html: '<p>fine</p>' }, base + 1)).publishedUrl).toBe(
+    urlOf(published(deepSlug)),
+  );
+  expect((await getPage(target, `/articles/${deepSlug}`)).status).toBe(200);
+  expect((await deepSync({ status: 'draft', content_html: deep }, base + 2)).attempts[0]).toMatchObject({
+    status: 200,
+  });
+  expect((await getPage(target, `/articles/${deepSlug}`)).status).toBe(404);
+  // And published with it: shown, its text kept.
+  expect((await deepSync({ status: 'published', content_html: deep }, base + 3)).publishedUrl).toBe(
+    urlOf(published(deepSlug)),
+  );
+  expect((await getPage(target, `/articles/${deepSlug}`)).text).toContain('deep text');
 
   // Never seen: 404.
   expect((await getPage(target, `/articles/never-${id}`)).status).toBe(404);

@@ -12,4 +12,10 @@ describe('the publishing starters share one store and one feed module', () => {
     const [first, ...others] = copies.map((dir) => readFileSync(`${examples}${dir}${file}`, 'utf8'));
     for (const other of others) expect(other).toBe(first);
   });
+
+  // The bullmq-worker example writes static pages with the Express starter's page templates.
+  it.each(['site-feeds.mjs', 'pages.mjs'])('%s of bullmq-worker is the Express starter’s', (file) => {
+    const read = (dir: string) => readFileSync(`${examples}${dir}${file}`, 'utf8');
+    expect(read('bullmq-worker/')).toBe(read('express-publisher/'));
+  });
 });

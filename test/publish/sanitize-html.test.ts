@@ -1,53 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { loadHtmlSanitizer, sanitizeHtml } from 'webhook-cms-receiver/publish';
 import { unsafeParts } from './unsafe-html.js';
-
-/** Real vectors, from the OWASP XSS filter evasion cheat sheet and mutation-XSS write-ups. */
-const VECTORS = [
-  '<script>alert(1)</script>',
-  '<SCRIPT SRC=https://evil.example/xss.js></SCRIPT>',
-  '<scr<script>ipt>alert(1)</scr</script>ipt>',
-  '<img src=x onerror=alert(1)>',
-  '<IMG SRC="javascript:alert(\'XSS\');">',
-  '<IMG SRC=JaVaScRiPt:alert(1)>',
-  '<IMG SRC=&#106;&#97;&#118;&#97;&#115;&#99;&#114;&#105;&#112;&#116;&#58;&#97;&#108;&#101;&#114;&#116;&#40;&#49;&#41;>',
-  '<IMG SRC="jav&#x09;ascript:alert(1);">',
-  '<IMG SRC=" &#14;  javascript:alert(1);">',
-  '<a href="javascript:alert(1)">click</a>',
-  '<a href=" JAVASCRIPT:alert(1)">click</a>',
-  '<a href="java\nscript:alert(1)">click</a>',
-  '<a href="vbscript:msgbox(1)">click</a>',
-  '<a href="data:text/html;base64,PHNjcmlwdD5hbGVydCgxKTwvc2NyaXB0Pg==">click</a>',
-  '<a href="&#0000106&#0000097&#0000118&#0000097&#0000115&#0000099&#0000114&#0000105&#0000112&#0000116&#0000058alert(1)">x</a>',
-  '<body onload=alert(1)>',
-  '<svg/onload=alert(1)>',
-  '<svg><script>alert(1)</script></svg>',
-  '<svg><a xlink:href="javascript:alert(1)"><text x="20" y="20">XSS</text></a></svg>',
-  '<math><mtext><table><mglyph><style><img src=x onerror=alert(1)></style></mglyph></table></mtext></math>',
-  '<iframe src="javascript:alert(1)"></iframe>',
-  '<iframe srcdoc="<script>alert(1)</script>"></iframe>',
-  '<object data="javascript:alert(1)"></object>',
-  '<embed src="javascript:alert(1)">',
-  '<form action="javascript:alert(1)"><button>go</button></form>',
-  '<button formaction="javascript:alert(1)">go</button>',
-  '<input onfocus=alert(1) autofocus>',
-  '<details open ontoggle=alert(1)>',
-  '<video><source onerror="alert(1)"></video>',
-  '<div style="background:url(javascript:alert(1))">x</div>',
-  '<style>@import "https://evil.example/x.css";</style>',
-  '<link rel=stylesheet href="https://evil.example/x.css">',
-  '<meta http-equiv="refresh" content="0;url=javascript:alert(1)">',
-  '<base href="https://evil.example/">',
-  '<noscript><p title="</noscript><img src=x onerror=alert(1)>">',
-  '<template><img src=x onerror=alert(1)></template>',
-  '<table background="javascript:alert(1)"><td onmouseover=alert(1)>x</td></table>',
-  '<!--<img src="--><img src=x onerror=alert(1)//">',
-  '<a href="#" onclick="alert(1)">x</a>',
-  '<img """><script>alert(1)</script>">',
-  '<img src="https://cdn.example.com/a.png" alt="a" onload="alert(1)">',
-  '<a href="javascript&colon;alert(1)">x</a>',
-  '<picture><source srcset="x" onerror="alert(1)"><img src=x></picture>',
-];
+import { VECTORS } from './xss-vectors.js';
 
 describe('sanitizeHtml', () => {
   it('is checked by a detector that finds the danger in every raw vector', () => {

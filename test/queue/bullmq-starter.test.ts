@@ -44,7 +44,7 @@ describeWithRedis('examples/bullmq-worker, copied out of the repository', () => 
       return response.json();
     };
     const article = { id: crypto.randomUUID(), slug: 'queued-hello', status: 'published' as const };
-    const file = join(starter.dir, 'site', 'queued-hello.json');
+    const file = join(starter.dir, 'site', 'articles', 'queued-hello.html');
     const deliveryId = crypto.randomUUID();
     expect(await send(articleSyncPayload({ timestamp: 1_700_000_100, article }), deliveryId)).toEqual({
       ok: true,

@@ -12,6 +12,7 @@ import {
   sanitizeHtml,
 } from 'webhook-cms-receiver/publish';
 import { describeRuntime } from './vector-checks.mjs';
+import { XSS_CORPUS } from './xss-corpus.mjs';
 
 const ARTICLE = {
   id: 'a1',
@@ -47,6 +48,17 @@ const SANITIZED = [
   ],
 ];
 
+/** Deep and adversarial trees: each must come back sanitized, its text kept, on every runtime's stack. */
+const DEEP = [
+  [
+    '390 nested tables',
+    `${'<table><tr><td>'.repeat(390)}deep<img src=x onerror=alert(1)>${'</td></tr></table>'.repeat(390)}`,
+    'deep',
+  ],
+  ['20,000 nested divs', `${'<div>'.repeat(20_000)}bottom<script>alert(1)</script>`, 'bottom'],
+  ['re-opened formatting elements', Array.from({ length: 2_000 }, (_, i) => `<p><b id=b${i}>x${i}`).join(''), 'x1999'],
+];
+
 /**
  * Runs the `/publish` checks of the built package on whatever runtime loaded this module.
  *
@@ -60,6 +72,24 @@ export async function runPublishChecks() {
   for (const [input, expected] of SANITIZED)
     results.push(
       await attempt(`sanitizeHtml ${input.slice(0, 40)}`, async () => expectEqual(await sanitizeHtml(input), expected)),
+    );
+  results.push(
+    await attempt(`sanitizeHtml leaves nothing that runs code in ${XSS_CORPUS.length} XSS vectors`, async () => {
+      const sanitize = await loadHtmlSanitizer();
+      for (const vector of XSS_CORPUS) {
+        // Outside quoted attribute values (a title may quote any text): no code-bearing markup.
+        const clean = sanitize(vector).replace(/"[^"]*"/g, '""');
+        if (/<script|<iframe|<svg|<object|<embed|javascript:|vbscript:|\son[a-z]+=|style=/i.test(clean))
+          throw new Error(`${vector} gave ${clean}`);
+      }
+    }),
+  );
+  for (const [name, input, kept] of DEEP)
+    results.push(
+      await attempt(`sanitizeHtml never throws on ${name}`, async () => {
+        const clean = await sanitizeHtml(input);
+        expectEqual(clean.includes(kept) && !/onerror|<script/i.test(clean), true);
+      }),
     );
   results.push(
     await attempt('loadHtmlSanitizer then sanitize synchronously', async () => {

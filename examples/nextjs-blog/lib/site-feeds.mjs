@@ -12,6 +12,15 @@ export function escapeXml(text) {
 }
 
 /**
+ * The `Cache-Control` of every page the site answers (200, 301, 404, 410, the index, the
+ * sitemap and the feed): a CDN in front may keep an answer 60 s and serve it stale for 60 s
+ * more while it refetches, so a trashed or unpublished article is gone from every cache within
+ * two minutes without a purge, and a renamed slug can be given to another article. Browsers
+ * revalidate each time (`max-age=0`): a 301 without it would be cached by browsers for good.
+ */
+export const CACHE_CONTROL = 'public, max-age=0, s-maxage=60, stale-while-revalidate=60';
+
+/**
  * The public URL of an article's page.
  *
  * @example

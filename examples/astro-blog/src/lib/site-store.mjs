@@ -2,6 +2,7 @@ import {
   answerForSlug,
   classifyChange,
   emptySlugHistory,
+  invalidDates,
   isPublic,
   loadHtmlSanitizer,
   nextLastmod,
@@ -51,33 +52,49 @@ export async function openSite({ databaseUrl, dataDir = './data' } = {}) {
   const sanitize = await loadHtmlSanitizer();
 
   /**
-   * Stores a delivery and says what it changed (`classifyChange`), in one transaction.
+   * Stores a delivery and says what it changed (`classifyChange`), in one transaction. What
+   * takes an article off the site (unpublish, trash, archive, a rename's old slug) is written
+   * first, from the delivery alone; the new HTML is rendered only for an article public after
+   * this delivery, and a render that fails leaves the takedown in place (the page is stored
+   * empty and the error logged), so an unpublish never waits on HTML that cannot be rendered.
    *
    * @param {import('webhook-cms-receiver/publish').ArticleDelivery} delivery
    * @returns {Promise<import('webhook-cms-receiver/publish').ArticleChange>}
    */
   async function apply(delivery) {
+    const { id } = delivery.article;
     return db.transaction(async (query) => {
       // One writer at a time for the history row: two articles renamed at once must not lose a slug.
       const [{ history }] = await query('SELECT history FROM site_slug_history WHERE id = 1 FOR UPDATE');
-      const [row] = await query('SELECT delivery, content_hash, lastmod FROM site_articles WHERE id = $1', [
-        delivery.article.id,
-      ]);
+      const [row] = await query('SELECT delivery, content_hash, lastmod FROM site_articles WHERE id = $1', [id]);
       const change = classifyChange(row?.delivery ?? null, delivery);
       const stored = row?.content_hash ? { hash: row.content_hash, lastmod: row.lastmod } : null;
       const stamp = delivery.type === 'article.sync' ? await nextLastmod(stored, delivery.article) : stored;
-      const html = delivery.type === 'article.sync' ? sanitize(delivery.article.content_html) : '';
+      // Takedown first: the delivery, its visibility and the slugs, with no HTML yet.
       // A trash keeps the last synced article's content hash, so a restore does not move lastmod.
       await query(
-        `INSERT INTO site_articles (id, delivery, html, content_hash, lastmod) VALUES ($1, $2, $3, $4, $5)
-         ON CONFLICT (id) DO UPDATE SET delivery = $2, html = $3, content_hash = $4, lastmod = $5`,
-        [delivery.article.id, JSON.stringify(delivery), html, stamp?.hash ?? null, stamp?.lastmod ?? null],
+        `INSERT INTO site_articles (id, delivery, html, content_hash, lastmod) VALUES ($1, $2, '', $3, $4)
+         ON CONFLICT (id) DO UPDATE SET delivery = $2, html = '', content_hash = $3, lastmod = $4`,
+        [id, JSON.stringify(delivery), stamp?.hash ?? null, stamp?.lastmod ?? null],
       );
       await query('UPDATE site_slug_history SET history = $1 WHERE id = 1', [
         JSON.stringify(recordSlug(history ?? emptySlugHistory(), delivery)),
       ]);
+      for (const { field, value } of delivery.type === 'article.sync' ? invalidDates(delivery.article) : [])
+        console.warn(`Article ${id} stays private: ${field} ${JSON.stringify(value)} is not an ISO 8601 date.`);
+      // Then the page, only for an article that is public after this delivery.
+      if (change.isPublic) await query('UPDATE site_articles SET html = $2 WHERE id = $1', [id, render(delivery)]);
       return change;
     });
+  }
+
+  function render(delivery) {
+    try {
+      return sanitize(delivery.article.content_html);
+    } catch (error) {
+      console.error(`Article ${delivery.article.id}: its HTML could not be rendered (${error.message}); stored empty.`);
+      return '';
+    }
   }
 
   /**

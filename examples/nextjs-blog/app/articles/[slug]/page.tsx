@@ -5,9 +5,13 @@ import { publicUrl, site, siteTitle } from '../../../lib/site';
 import { articleUrl, imageUrl } from '../../../lib/site-feeds.mjs';
 
 // Rendered on the first visit and cached (no article is rendered at build time), until the
-// webhook calls revalidatePath for it. Which status a slug gets (200, 301, 404, 410) is decided
+// webhook calls revalidatePath for it, or 60 s have passed. The 60 s (with expireTime in
+// next.config.ts) is what Next writes in Cache-Control, `s-maxage=60, stale-while-revalidate=60`:
+// revalidatePath clears only Next's own cache, so a CDN in front must let go of a trashed page
+// by itself, within two minutes (without it Next wrote s-maxage=31536000: a year). Which status a slug gets (200, 301, 404, 410) is decided
 // per request by proxy.ts before this page runs: Next's redirect() is a 307 and it has no 410.
 export const dynamicParams = true;
+export const revalidate = 60;
 export function generateStaticParams(): { slug: string }[] {
   return [];
 }

@@ -11,6 +11,7 @@
 
 import { spawnSync } from 'node:child_process';
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpus, loadavg } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { SCOPES } from './mutation-scopes.mjs';
@@ -28,6 +29,7 @@ const git = (...args) => spawnSync('git', args, { cwd: root, encoding: 'utf8' })
 const commit = git('rev-parse', 'HEAD');
 const changed = git('status', '--porcelain', '--', 'src', 'test').split('\n').filter(Boolean);
 const started = Date.now();
+const loadAtStart = loadavg()[0];
 
 const first = stryker(scope, mutate);
 const timeouts = first.mutants.filter((m) => m.status === 'Timeout');
@@ -57,6 +59,9 @@ first.report.measured = {
   date: new Date(started).toISOString(),
   minutes: Math.round((Date.now() - started) / 6000) / 10,
   concurrency: Number(process.env.STRYKER_CONCURRENCY ?? 2),
+  // One-minute load averages at the start and the end: the time means little without them.
+  cpus: cpus().length,
+  load: [loadAtStart, loadavg()[0]].map((l) => Math.round(l * 10) / 10),
   timeoutsRerun: rerun,
 };
 writeFileSync(first.path, JSON.stringify(first.report));

@@ -22,4 +22,14 @@ export const SCOPES = {
     ],
     minimum: 90,
   },
+  /**
+   * Queue mode's worker and retry, and /publish: added last, while they were being rewritten,
+   * and not measured yet. Their suites join the run only for this scope (vitest.mutation.config.ts);
+   * the ones that need Redis or PostgreSQL (most of test/queue) are not among them yet.
+   */
+  'queue-publish': {
+    title: 'Queue mode and /publish',
+    mutate: ['src/queue/**/*.ts', 'src/publish/**/*.ts', '!src/**/*.test.ts'],
+    minimum: 85,
+  },
 };

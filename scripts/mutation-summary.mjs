@@ -166,14 +166,16 @@ function render() {
   ];
   for (const m of measured) out.push(...renderScope(m));
   const missing = Object.keys(SCOPES).filter((scope) => !measured.some((m) => m.scope === scope));
-  for (const scope of missing) out.push(`## ${SCOPES[scope].title}`, '', 'Not measured yet.', '');
-  out.push(
-    '## Not in the mutation run yet',
-    '',
-    '`src/queue` and `src/publish` are not measured: they were being rewritten when the run was',
-    'set up. Their scope is to be added to scripts/mutation-scopes.mjs once they settle.',
-    '',
-  );
+  for (const scope of missing) {
+    const { title, mutate, minimum } = SCOPES[scope];
+    out.push(
+      `## ${title} (\`${scope}\`)`,
+      '',
+      `**Not measured yet**: no report of this scope. It mutates ${mutate.map((p) => `\`${p}\``).join(', ')} ` +
+        `and is to keep ${minimum} %; \`node scripts/mutation-run.mjs ${scope}\` measures it.`,
+      '',
+    );
+  }
   return out.join('\n');
 }
 
@@ -190,7 +192,11 @@ function renderScope(m) {
       (info.date ? `, ${info.date.slice(0, 16).replace('T', ' ')} UTC` : '') +
       '.',
     `- **Mutated**: ${(info.mutate ?? []).map((p) => `\`${p}\``).join(', ')}${info.partial ? ' (**part of the scope only**)' : ''}.`,
-    `- **Run**: from scratch, ${info.minutes ?? '?'} min at concurrency ${info.concurrency ?? '?'}; ` +
+    `- **Run**: from scratch, ${info.minutes ?? '?'} min at concurrency ${info.concurrency ?? '?'}` +
+      (info.load
+        ? ` (load average ${info.load.join(' at the start, ')} at the end, on ${info.cpus ?? '?'} cores)`
+        : '') +
+      '; ' +
       (info.timeoutsRerun?.length
         ? `${info.timeoutsRerun.length} timeout(s) run again: ${info.timeoutsRerun.map((r) => r.status).join(', ')}.`
         : 'no timeouts to run again.'),

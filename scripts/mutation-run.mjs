@@ -23,6 +23,8 @@ if (!scope || !SCOPES[scope]) {
   process.exit(2);
 }
 const only = rest[0] === '--mutate' ? rest[1]?.split(',') : undefined;
+// --rerun-timeouts: only the second step, over the scope's existing report (a first run cut short).
+const rerunOnly = rest[0] === '--rerun-timeouts';
 const mutate = only ?? SCOPES[scope].mutate;
 
 const git = (...args) => spawnSync('git', args, { cwd: root, encoding: 'utf8' }).stdout.trim();
@@ -31,8 +33,8 @@ const changed = git('status', '--porcelain', '--', 'src', 'test').split('\n').fi
 const started = Date.now();
 const loadAtStart = loadavg()[0];
 
-const first = stryker(scope, mutate);
-const timeouts = first.mutants.filter((m) => m.status === 'Timeout');
+const first = rerunOnly ? read(scope) : stryker(scope, mutate);
+const timeouts = first.mutants.filter(({ mutant }) => mutant.status === 'Timeout');
 let rerun = [];
 if (timeouts.length > 0) {
   console.log(`\n${timeouts.length} timeout(s): running them once more on their own\n`);
@@ -50,20 +52,26 @@ if (timeouts.length > 0) {
   rmSync(join(root, `reports/mutation/${scope}-timeouts.html`), { force: true });
 }
 
-first.report.measured = {
-  scope,
-  mutate,
-  partial: only !== undefined,
-  commit,
-  uncommitted: changed,
-  date: new Date(started).toISOString(),
-  minutes: Math.round((Date.now() - started) / 6000) / 10,
-  concurrency: Number(process.env.STRYKER_CONCURRENCY ?? 2),
-  // One-minute load averages at the start and the end: the time means little without them.
-  cpus: cpus().length,
-  load: [loadAtStart, loadavg()[0]].map((l) => Math.round(l * 10) / 10),
-  timeoutsRerun: rerun,
-};
+first.report.measured = rerunOnly
+  ? {
+      ...first.report.measured,
+      timeoutsRerun: rerun,
+      rerunMinutes: Math.round((Date.now() - started) / 6000) / 10,
+    }
+  : {
+      scope,
+      mutate,
+      partial: only !== undefined,
+      commit,
+      uncommitted: changed,
+      date: new Date(started).toISOString(),
+      minutes: Math.round((Date.now() - started) / 6000) / 10,
+      concurrency: Number(process.env.STRYKER_CONCURRENCY ?? 2),
+      // One-minute load averages at the start and the end: the time means little without them.
+      cpus: cpus().length,
+      load: [loadAtStart, loadavg()[0]].map((l) => Math.round(l * 10) / 10),
+      timeoutsRerun: rerun,
+    };
 writeFileSync(first.path, JSON.stringify(first.report));
 console.log(
   `\n${scope}: measured on ${commit.slice(0, 7)}${changed.length ? ' with uncommitted changes' : ''} in ${first.report.measured.minutes} min` +
@@ -81,6 +89,10 @@ function stryker(name, patterns) {
     console.error(`stryker exited with ${result.status ?? result.signal}`);
     process.exit(1);
   }
+  return read(name);
+}
+
+function read(name) {
   const path = join(root, `reports/mutation/${name}.json`);
   const report = JSON.parse(readFileSync(path, 'utf8'));
   const mutants = Object.entries(report.files).flatMap(([file, { mutants }]) =>

@@ -90,7 +90,10 @@ function summarise(scope) {
   survivors.sort((a, b) => a.file.localeCompare(b.file) || a.line - b.line || a.column - b.column);
   const total = empty();
   for (const counts of byFolder.values()) for (const key of Object.keys(total)) total[key] += counts[key];
-  return { scope, ...SCOPES[scope], info: report.measured, total, byFolder, byFile, survivors };
+  const timeouts = Object.values(report.files)
+    .flatMap((f) => f.mutants)
+    .filter((m) => m.status === 'Timeout').length;
+  return { scope, ...SCOPES[scope], info: report.measured, total, timeouts, byFolder, byFile, survivors };
 }
 
 function reasonFor(file, mutator, replacement, lineText) {
@@ -198,8 +201,11 @@ function renderScope(m) {
         : '') +
       '; ' +
       (info.timeoutsRerun?.length
-        ? `${info.timeoutsRerun.length} timeout(s) run again: ${info.timeoutsRerun.map((r) => r.status).join(', ')}.`
-        : 'no timeouts to run again.'),
+        ? `${info.timeoutsRerun.length} timeout(s) run again on their own: ${tally(info.timeoutsRerun.map((r) => r.status))}` +
+          `${info.rerunMinutes ? ` (${info.rerunMinutes} min)` : ''}; the timeouts counted below are those that timed out twice.`
+        : m.timeouts
+          ? `**${m.timeouts} timeout(s) not run again**: counted as killed, as StrykerJS counts them.`
+          : 'no timeouts.'),
     `- **Changed since, in the mutated files**: ${since.length ? since.map((f) => `\`${f}\``).join(', ') : 'none'} (when this file was written).`,
     `- **Score**: ${m.total.killed} of ${m.total.covered} covered mutants killed (**${percent(m.total)}**; minimum ${m.minimum} %), ` +
       `${m.total.noCoverage} not covered.`,
@@ -231,6 +237,13 @@ function changedSince(commit, byFile) {
   return result.status === 0
     ? result.stdout.split('\n').filter(Boolean)
     : ['(the measured commit is not in this clone)'];
+}
+
+/** `Killed ×3, Timeout ×2` */
+function tally(statuses) {
+  const counts = new Map();
+  for (const status of statuses) counts.set(status, (counts.get(status) ?? 0) + 1);
+  return [...counts].map(([status, n]) => `${status} ×${n}`).join(', ');
 }
 
 function at(map, key) {

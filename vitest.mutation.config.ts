@@ -36,6 +36,10 @@ export default defineConfig({
       'test/stores/memory-contract.test.ts',
       // The core's instrumentation hooks, through the OpenTelemetry SDK in memory.
       'test/opentelemetry/{interface,outcomes}.test.ts',
+      // Only for the queue-publish scope (scripts/mutation-scopes.mjs), so the others do not pay for them.
+      ...(process.env.MUTATION_REPORT?.startsWith('queue-publish')
+        ? ['src/{queue,publish}/**/*.test.ts', 'test/publish/**/*.test.ts', 'test/queue/{adapters,cloudflare}.test.ts']
+        : []),
     ],
     exclude: base.test?.exclude,
     testTimeout: base.test?.testTimeout,

@@ -1,51 +1,254 @@
-// Prints the last mutation run (reports/mutation/mutation.json) as the tables MUTATION.md keeps:
-// the score by folder and by file, and every survivor with its place, so that each can be
-// killed or given its reason there. `node scripts/mutation-summary.mjs` after
-// `npm run test:mutation`.
+// MUTATION.md, made from the last reports (reports/mutation/<scope>.json, written by
+// scripts/mutation-run.mjs) and the reasons in scripts/mutation-reasons.json, so that it can
+// say nothing the last run did not measure.
+//
+//   node scripts/mutation-summary.mjs                  # prints it
+//   node scripts/mutation-summary.mjs --write          # writes MUTATION.md
+//   node scripts/mutation-summary.mjs --todo           # reason entries to fill, as JSON
+//   node scripts/mutation-summary.mjs --check security-core
+//       # CI: fails when the scope's score is under its minimum, when a survivor has no
+//       # reason, or when the report covers only part of the scope
+//
+// A reason is keyed by file, mutator and replacement (line numbers move); when one file has
+// several survivors with the same mutator and replacement, `line` (the text of the mutant's
+// line, trimmed) tells them apart. A survivor no reason matches is listed as unexplained.
 
-import { readFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { SCOPES } from './mutation-scopes.mjs';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
-const report = JSON.parse(readFileSync(join(root, 'reports/mutation/mutation.json'), 'utf8'));
-
+const reasons = JSON.parse(readFileSync(join(root, 'scripts/mutation-reasons.json'), 'utf8'));
 const KILLED = new Set(['Killed', 'Timeout']);
 const empty = () => ({ killed: 0, covered: 0, survived: 0, noCoverage: 0 });
-const byFolder = new Map();
-const byFile = new Map();
-const survivors = [];
 
-for (const [file, { source, mutants }] of Object.entries(report.files)) {
-  const folder = file.split('/').slice(0, 2).join('/');
-  const lines = source.split('\n');
-  for (const mutant of mutants) {
-    for (const counts of [at(byFolder, folder), at(byFile, file)]) {
-      if (mutant.status === 'NoCoverage') counts.noCoverage++;
-      else if (KILLED.has(mutant.status) || mutant.status === 'Survived') {
-        counts.covered++;
-        if (KILLED.has(mutant.status)) counts.killed++;
-        else counts.survived++;
+const args = process.argv.slice(2);
+const measured = Object.keys(SCOPES)
+  .filter((scope) => existsSync(reportPath(scope)))
+  .map(summarise);
+
+if (args[0] === '--check') process.exit(check(args.slice(1)));
+if (args[0] === '--todo') {
+  // Entries to fill in for scripts/mutation-reasons.json, one per unexplained survivor.
+  const todo = measured.flatMap((m) => m.survivors.filter((s) => !s.reason));
+  const entries = todo.map((s) => ({
+    file: s.file,
+    mutator: s.mutator,
+    replacement: s.replacement,
+    line: s.lineText,
+    reason: '',
+  }));
+  console.log(JSON.stringify(entries, null, 2));
+  process.exit(0);
+}
+const text = render();
+if (args[0] === '--write') writeFileSync(join(root, 'MUTATION.md'), text);
+else process.stdout.write(text);
+
+function reportPath(scope) {
+  return join(root, `reports/mutation/${scope}.json`);
+}
+
+/** One scope's report: counts by folder and by file, and every survivor with its reason. */
+function summarise(scope) {
+  const report = JSON.parse(readFileSync(reportPath(scope), 'utf8'));
+  const byFolder = new Map();
+  const byFile = new Map();
+  const survivors = [];
+  for (const [file, { source, mutants }] of Object.entries(report.files)) {
+    const folder = file.split('/').slice(0, 2).join('/');
+    const lines = source.split('\n');
+    at(byFile, file);
+    for (const mutant of mutants) {
+      for (const counts of [at(byFolder, folder), at(byFile, file)]) {
+        if (mutant.status === 'NoCoverage') counts.noCoverage++;
+        else if (KILLED.has(mutant.status) || mutant.status === 'Survived') {
+          counts.covered++;
+          if (KILLED.has(mutant.status)) counts.killed++;
+          else counts.survived++;
+        }
       }
-    }
-    if (mutant.status === 'Survived' || mutant.status === 'NoCoverage') {
-      const line = mutant.location.start.line;
+      if (mutant.status !== 'Survived' && mutant.status !== 'NoCoverage') continue;
+      const { start } = mutant.location;
+      const lineText = lines[start.line - 1].trim();
+      const replacement = mutant.replacement ?? '';
       survivors.push({
-        where: `\`${file}:${line}\``,
-        mutator: mutant.mutatorName + (mutant.status === 'NoCoverage' ? ' (no coverage)' : ''),
-        change: `\`${clip(lines[line - 1].trim())}\` → \`${clip(mutant.replacement ?? '')}\``,
+        file,
+        line: start.line,
+        column: start.column,
+        mutator: mutant.mutatorName,
+        noCoverage: mutant.status === 'NoCoverage',
+        change: `\`${clip(lineText)}\` → \`${clip(replacement)}\``,
+        lineText,
+        replacement,
+        reason: reasonFor(file, mutant.mutatorName, replacement, lineText),
       });
     }
   }
+  survivors.sort((a, b) => a.file.localeCompare(b.file) || a.line - b.line || a.column - b.column);
+  const total = empty();
+  for (const counts of byFolder.values()) for (const key of Object.keys(total)) total[key] += counts[key];
+  const timeouts = Object.values(report.files)
+    .flatMap((f) => f.mutants)
+    .filter((m) => m.status === 'Timeout').length;
+  return { scope, ...SCOPES[scope], info: report.measured, total, timeouts, byFolder, byFile, survivors };
 }
 
-const total = empty();
-for (const counts of byFolder.values()) for (const key of Object.keys(total)) total[key] += counts[key];
-console.log(`All: ${total.killed} of ${total.covered} covered mutants killed (${percent(total)})\n`);
-console.log(table('folder', [['all of it', total], ...[...byFolder].sort()]));
-console.log(table('file', [...byFile].sort()));
-console.log('| where | mutator | original → mutant | why it survives |\n|---|---|---|---|');
-for (const { where, mutator, change } of survivors) console.log(`| ${where} | ${mutator} | ${change} |  |`);
+function reasonFor(file, mutator, replacement, lineText) {
+  const candidates = reasons.filter((r) => r.file === file && r.mutator === mutator && r.replacement === replacement);
+  return (
+    candidates.find((r) => r.line !== undefined && r.line === lineText) ?? candidates.find((r) => r.line === undefined)
+  )?.reason;
+}
+
+function check(args) {
+  // --score-only (CI): fail under the minimum score; list unexplained survivors without failing,
+  // since a change to a mutated file can add survivors nobody has judged yet.
+  const scoreOnly = args.includes('--score-only');
+  const scopes = args.filter((arg) => !arg.startsWith('--'));
+  let failed = 0;
+  for (const scope of scopes.length ? scopes : Object.keys(SCOPES)) {
+    const m = measured.find((s) => s.scope === scope);
+    if (!m) {
+      console.error(
+        `${scope}: no report at reports/mutation/${scope}.json (run node scripts/mutation-run.mjs ${scope})`,
+      );
+      failed++;
+      continue;
+    }
+    const score = (100 * m.total.killed) / m.total.covered;
+    const unexplained = m.survivors.filter((s) => !s.reason);
+    console.log(
+      `${scope}: ${m.total.killed} of ${m.total.covered} covered mutants killed (${percent(m.total)}), minimum ${m.minimum} %`,
+    );
+    if (m.info?.partial) {
+      console.error(`${scope}: the report covers only ${m.info.mutate.join(', ')}; run the whole scope`);
+      failed++;
+    }
+    if (!(score >= m.minimum)) {
+      console.error(
+        `${scope}: the score is under ${m.minimum} %; kill the survivors below or explain the equivalent ones`,
+      );
+      failed++;
+    }
+    for (const s of unexplained) {
+      console.error(`unexplained survivor: ${s.file}:${s.line}:${s.column} ${s.mutator} ${s.change}`);
+    }
+    if (unexplained.length) {
+      console.error(
+        `${scope}: ${unexplained.length} survivor(s) without a reason: kill each with a test, or add its reason to scripts/mutation-reasons.json`,
+      );
+      if (!scoreOnly) failed++;
+    }
+  }
+  return failed ? 1 : 0;
+}
+
+function render() {
+  const out = [
+    '# Mutation testing',
+    '',
+    '<!-- Made by `node scripts/mutation-summary.mjs --write` from reports/mutation/<scope>.json and',
+    '     scripts/mutation-reasons.json; edit those, not this file. -->',
+    '',
+    'The last mutation score of each scope, made from the reports of its last run. How to run it:',
+    '[CONTRIBUTING.md](CONTRIBUTING.md#mutation-testing); `node scripts/mutation-run.mjs <scope>` runs a',
+    'scope from scratch (StrykerJS, vitest runner, `perTest` coverage, `ignoreStatic`,',
+    '`vitest.mutation.config.ts`), runs its timeouts once more on their own, and records the commit',
+    'it measured; then `node scripts/mutation-summary.mjs --write` writes this file. CI runs the',
+    'security core on every build and fails under its minimum or on a survivor without a reason.',
+    '',
+    '"Killed" counts timeouts that timed out again when run on their own (a mutant that makes a loop',
+    'endless is detected). "Covered" is every mutant at least one test reaches; the score is killed /',
+    'covered. Static mutants (module-level code run as a module loads) are skipped by `ignoreStatic`.',
+    'The property tests run at 1/100 of their budget with a fixed seed: each mutant killed here is',
+    'killed at the full budget too, so the scores are a lower bound for it.',
+    '',
+    'No mutant is marked equivalent in the code (no `// Stryker disable` comments): each survivor',
+    'is listed with its reason, kept in scripts/mutation-reasons.json by file, mutator and',
+    'replacement. "Unexplained" marks a survivor without one, which fails `--check`.',
+    '',
+  ];
+  for (const m of measured) out.push(...renderScope(m));
+  const missing = Object.keys(SCOPES).filter((scope) => !measured.some((m) => m.scope === scope));
+  for (const scope of missing) {
+    const { title, mutate, minimum } = SCOPES[scope];
+    out.push(
+      `## ${title} (\`${scope}\`)`,
+      '',
+      `**Not measured yet**: no report of this scope. It mutates ${mutate.map((p) => `\`${p}\``).join(', ')} ` +
+        `and is to keep ${minimum} %; \`node scripts/mutation-run.mjs ${scope}\` measures it.`,
+      '',
+    );
+  }
+  return out.join('\n');
+}
+
+function renderScope(m) {
+  const info = m.info ?? {};
+  const since = info.commit ? changedSince(info.commit, m.byFile) : [];
+  const lines = [
+    `## ${m.title} (\`${m.scope}\`)`,
+    '',
+    `- **Commit measured**: ${info.commit ? `\`${info.commit.slice(0, 10)}\`` : 'unknown (not run through mutation-run.mjs)'}` +
+      (info.uncommitted?.length
+        ? `, with uncommitted changes to ${info.uncommitted.length} file(s) under src/ or test/`
+        : '') +
+      (info.date ? `, ${info.date.slice(0, 16).replace('T', ' ')} UTC` : '') +
+      '.',
+    `- **Mutated**: ${(info.mutate ?? []).map((p) => `\`${p}\``).join(', ')}${info.partial ? ' (**part of the scope only**)' : ''}.`,
+    `- **Run**: from scratch, ${info.minutes ?? '?'} min at concurrency ${info.concurrency ?? '?'}` +
+      (info.load
+        ? ` (load average ${info.load.join(' at the start, ')} at the end, on ${info.cpus ?? '?'} cores)`
+        : '') +
+      '; ' +
+      (info.timeoutsRerun?.length
+        ? `${info.timeoutsRerun.length} timeout(s) run again on their own: ${tally(info.timeoutsRerun.map((r) => r.status))}` +
+          `${info.rerunMinutes ? ` (${info.rerunMinutes} min)` : ''}; the timeouts counted below are those that timed out twice.`
+        : m.timeouts
+          ? `**${m.timeouts} timeout(s) not run again**: counted as killed, as StrykerJS counts them.`
+          : 'no timeouts.'),
+    `- **Changed since, in the mutated files**: ${since.length ? since.map((f) => `\`${f}\``).join(', ') : 'none'} (when this file was written).`,
+    `- **Score**: ${m.total.killed} of ${m.total.covered} covered mutants killed (**${percent(m.total)}**; minimum ${m.minimum} %), ` +
+      `${m.total.noCoverage} not covered.`,
+    '',
+    table('folder', [...m.byFolder].sort()),
+    table('file', [...m.byFile].sort()),
+    `### Survivors of \`${m.scope}\``,
+    '',
+  ];
+  if (m.survivors.length === 0) return [...lines, 'None.', ''];
+  const unexplained = m.survivors.filter((s) => !s.reason).length;
+  lines.push(unexplained ? `**${unexplained} unexplained.**` : 'Each is explained.', '');
+  lines.push('| where | mutator | original → mutant | why it survives |', '|---|---|---|---|');
+  for (const s of m.survivors) {
+    lines.push(
+      `| \`${s.file}:${s.line}\` | ${s.mutator}${s.noCoverage ? ' (no coverage)' : ''} | ${s.change} | ${s.reason ? s.reason.replaceAll('|', '\\|') : '**unexplained**'} |`,
+    );
+  }
+  lines.push('');
+  return lines;
+}
+
+/** Mutated files whose content differs between the measured commit and the working tree. */
+function changedSince(commit, byFile) {
+  const result = spawnSync('git', ['diff', '--name-only', commit, '--', ...byFile.keys()], {
+    cwd: root,
+    encoding: 'utf8',
+  });
+  return result.status === 0
+    ? result.stdout.split('\n').filter(Boolean)
+    : ['(the measured commit is not in this clone)'];
+}
+
+/** `Killed ×3, Timeout ×2` */
+function tally(statuses) {
+  const counts = new Map();
+  for (const status of statuses) counts.set(status, (counts.get(status) ?? 0) + 1);
+  return [...counts].map(([status, n]) => `${status} ×${n}`).join(', ');
+}
 
 function at(map, key) {
   if (!map.has(key)) map.set(key, empty());
@@ -57,15 +260,14 @@ function percent({ killed, covered }) {
 }
 
 function clip(text) {
-  const flat = text.replaceAll('|', '\\|').replaceAll('`', "'");
+  const flat = text.replaceAll('|', '\\|').replaceAll('`', "'").replaceAll('\n', ' ');
   return flat.length > 70 ? `${flat.slice(0, 67)}…` : flat;
 }
 
 function table(title, rows) {
   const head = `| ${title} | killed (incl. timeouts) | covered | killed / covered | no coverage | survived |\n|---|---:|---:|---:|---:|---:|`;
   const body = rows.map(
-    ([name, c]) =>
-      `| ${name.includes('/') ? `\`${name}\`` : name} | ${c.killed} | ${c.covered} | ${percent(c)} | ${c.noCoverage} | ${c.survived} |`,
+    ([name, c]) => `| \`${name}\` | ${c.killed} | ${c.covered} | ${percent(c)} | ${c.noCoverage} | ${c.survived} |`,
   );
   return `${head}\n${body.join('\n')}\n`;
 }

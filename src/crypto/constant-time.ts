@@ -3,10 +3,8 @@
  * differ: every byte is visited and differences are OR-ed together, with no early exit.
  */
 export function constantTimeEqual(a: Uint8Array, b: Uint8Array): boolean {
-  // Stryker disable next-line MethodExpression: the lengths are XOR-ed into difference first, so unequal lengths answer false either way; only the time changes.
   const length = Math.max(a.length, b.length);
   let difference = a.length ^ b.length;
-  // Stryker disable next-line EqualityOperator: one read past both ends gives 0 ^ 0.
   for (let i = 0; i < length; i++) {
     // Out-of-range reads give undefined; `| 0` turns them into 0 so the loop shape never changes.
     difference |= (a[i]! | 0) ^ (b[i]! | 0);
@@ -26,7 +24,6 @@ export function constantTimeEqualAscii(text: string, start: number, bytes: Uint8
   const length = Math.max(textLength, bytes.length);
   let difference = textLength ^ bytes.length;
   let seen = 0;
-  // Stryker disable next-line EqualityOperator: one read past both ends gives 0 ^ 0 and adds 0 to seen.
   for (let i = 0; i < length; i++) {
     // Past the end charCodeAt gives NaN and the array undefined; `| 0` makes both 0.
     const code = text.charCodeAt(start + i) | 0;

@@ -59,17 +59,13 @@ export function nodeCryptoProvider(): CryptoProvider {
       secretBytes.fill(0);
       return {
         verify(prefix, body, expected) {
-          // Stryker disable next-line OptionalChaining: twoPass is missing only where node:crypto has no hash (Node < 20.12); the runtime matrix runs those paths.
           const matched = twoPass?.matches(prefix, body, expected);
-          // Stryker disable next-line ConditionalExpression: createHmac gives the same verdict as the two-pass HMAC, only slower.
           if (matched !== undefined) return matched;
           // latin1 writes the ASCII prefix byte for byte, skipping UTF-8 encoding work.
-          // Stryker disable next-line StringLiteral: the prefix is ASCII digits and a dot, which UTF-8 writes byte for byte as latin1 does.
           const digest = crypto.createHmac('sha256', key).update(prefix, 'latin1').update(body).digest();
           return equalDigests(crypto, digest, expected);
         },
         stream(prefix) {
-          // Stryker disable next-line StringLiteral: as above.
           return new NodeHmacStream(crypto, crypto.createHmac('sha256', key).update(prefix, 'latin1'));
         },
       };

@@ -165,6 +165,16 @@ describe('TwoPassHmac', () => {
   it('hands a prefix longer than any timestamp back to createHmac', () => {
     expect(new TwoPassHmac(oneShot, bytes('k')).digest(`${'9'.repeat(100)}.`, new Uint8Array(1))).toBeUndefined();
   });
+
+  it('takes a prefix of up to 64 characters itself, and hands back the first longer one', () => {
+    const key = bytes('k');
+    const hmac = new TwoPassHmac(oneShot, key);
+    const body = new Uint8Array(1);
+    for (const prefix of [`${'9'.repeat(63)}.`, `${'9'.repeat(62)}.`]) {
+      expect(hex(hmac.digest(prefix, body))).toBe(hex(reference(key, prefix, body)));
+    }
+    expect(hmac.digest(`${'9'.repeat(64)}.`, body)).toBeUndefined();
+  });
 });
 
 describe('usableOneShotHash', () => {

@@ -47,7 +47,6 @@ export class TwoPassHmac {
     const block = new Uint8Array(BLOCK);
     if (key.byteLength <= BLOCK) block.set(key);
     else writeLatin1(block, 0, hash('sha256', key, 'latin1'));
-    // Stryker disable next-line EqualityOperator: a write at index 64 of a 64-byte typed array is ignored.
     for (let i = 0; i < BLOCK; i++) {
       this.ipad[i] = block[i]! ^ 0x36;
       this.outer[i] = block[i]! ^ 0x5c;
@@ -75,13 +74,10 @@ export class TwoPassHmac {
    */
   digest(prefix: string, body: Uint8Array): string | undefined {
     const prefixLength = prefix.length;
-    // Stryker disable next-line EqualityOperator: a prefix of exactly MAX_PREFIX then goes to createHmac, which gives the same digest.
     if (body.byteLength > TWO_PASS_MAX_BODY_BYTES || prefixLength > MAX_PREFIX) return undefined;
     const length = BLOCK + prefixLength + body.byteLength;
-    // Stryker disable next-line ConditionalExpression,EqualityOperator: growing when not needed costs memory only.
     if (length > this.scratch.byteLength) this.scratch = this.grown(this.scratch.byteLength, length);
     const scratch = this.scratch;
-    // Stryker disable next-line EqualityOperator: the extra 0 lands where the body is written next, or past the hashed view.
     for (let i = 0; i < prefixLength; i++) scratch[BLOCK + i] = prefix.charCodeAt(i);
     scratch.set(body, BLOCK + prefixLength);
     if (this.view.byteLength !== length || this.view.buffer !== scratch.buffer) this.view = scratch.subarray(0, length);
@@ -92,9 +88,7 @@ export class TwoPassHmac {
   /** A larger scratch buffer (doubling, so a growing size is copied rarely) with the inner pad in front. */
   private grown(current: number, needed: number): Uint8Array {
     let size = Math.max(current, 1024);
-    // Stryker disable next-line EqualityOperator: one more doubling costs memory only (the size is capped below).
     while (size < needed) size *= 2;
-    // Stryker disable next-line MethodExpression: the largest scratch every time costs memory only.
     const scratch = new Uint8Array(Math.min(size, BLOCK + MAX_PREFIX + TWO_PASS_MAX_BODY_BYTES));
     scratch.set(this.ipad);
     return scratch;
@@ -103,7 +97,6 @@ export class TwoPassHmac {
 
 /** Writes a latin1 digest string into `bytes` at `offset`, one byte per character. */
 function writeLatin1(bytes: Uint8Array, offset: number, text: string): void {
-  // Stryker disable next-line EqualityOperator: the extra 0 lands past the outer pad's end (ignored) or on the key block's zero padding.
   for (let i = 0; i < text.length; i++) bytes[offset + i] = text.charCodeAt(i);
 }
 
@@ -112,10 +105,8 @@ function writeLatin1(bytes: Uint8Array, offset: number, text: string): void {
  * every position is visited and differences OR-ed together, with no early exit.
  */
 function equalLatin1(digest: string, expected: Uint8Array): boolean {
-  // Stryker disable next-line MethodExpression: both are 32 long; past either end both sides read as 0.
   const length = Math.max(digest.length, expected.length);
   let difference = digest.length ^ expected.length;
-  // Stryker disable next-line EqualityOperator: one read past both ends gives 0 ^ 0.
   for (let i = 0; i < length; i++) {
     // Past either end charCodeAt gives NaN and the array undefined; `| 0` makes both 0.
     difference |= (digest.charCodeAt(i) | 0) ^ (expected[i]! | 0);
@@ -132,7 +123,6 @@ const RFC4231_CASE_2 = '5bdcc146bf60754e6a042426089575c75a003f089d2739839dec58b9
  * whose node:crypto emulation has `hash` but not its `'buffer'` output must not get here.
  */
 export function usableOneShotHash(hash: unknown): OneShotHash | undefined {
-  // Stryker disable next-line ConditionalExpression: a non-function throws in the try below, which answers undefined too.
   if (typeof hash !== 'function') return undefined;
   try {
     const encoder = new TextEncoder();
@@ -141,7 +131,6 @@ export function usableOneShotHash(hash: unknown): OneShotHash | undefined {
       encoder.encode('ya want for nothing?'),
     );
     let hex = '';
-    // Stryker disable next-line OptionalChaining: the digest of this 28-byte message is never undefined.
     for (let i = 0; i < (digest?.length ?? 0); i++) hex += digest!.charCodeAt(i).toString(16).padStart(2, '0');
     return hex === RFC4231_CASE_2 ? (hash as OneShotHash) : undefined;
   } catch {

@@ -31,7 +31,6 @@ export function webCryptoProvider(): CryptoProvider {
 /** subtle has no streaming API, so the prefix and body go into one buffer: the one copy this path makes. */
 function joinPrefix(prefix: string, body: Uint8Array): Uint8Array<ArrayBuffer> {
   const message = new Uint8Array(prefix.length + body.length);
-  // Stryker disable next-line EqualityOperator: the extra write at prefix.length is overwritten by the body, or ignored past an empty body's end.
   for (let i = 0; i < prefix.length; i++) message[i] = prefix.charCodeAt(i);
   message.set(body, prefix.length);
   return message;

@@ -1,0 +1,110 @@
+// Runs one scope of the mutation run from scratch and leaves its report where
+// scripts/mutation-summary.mjs reads it: reports/mutation/<scope>.json, with the commit and
+// time it measured. Timeouts are run a second time on their own (a loaded machine makes a slow
+// test look like an endless loop); only a mutant that times out again counts as a timeout.
+//
+//   node scripts/mutation-run.mjs security-core      # CI: then mutation-summary.mjs --check
+//   node scripts/mutation-run.mjs dedup-receiver
+//   node scripts/mutation-run.mjs security-core --mutate src/crypto/hex.ts   # part of a scope
+//
+// STRYKER_CONCURRENCY sets the test runners (2 by default, for a 2-core machine).
+
+import { spawnSync } from 'node:child_process';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpus, loadavg } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { SCOPES } from './mutation-scopes.mjs';
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const [scope, ...rest] = process.argv.slice(2);
+if (!scope || !SCOPES[scope]) {
+  console.error(`usage: node scripts/mutation-run.mjs <${Object.keys(SCOPES).join('|')}> [--mutate a.ts,b.ts]`);
+  process.exit(2);
+}
+const only = rest[0] === '--mutate' ? rest[1]?.split(',') : undefined;
+// --rerun-timeouts: only the second step, over the scope's existing report (a first run cut short).
+const rerunOnly = rest[0] === '--rerun-timeouts';
+const mutate = only ?? SCOPES[scope].mutate;
+
+const git = (...args) => spawnSync('git', args, { cwd: root, encoding: 'utf8' }).stdout.trim();
+const commit = git('rev-parse', 'HEAD');
+const changed = git('status', '--porcelain', '--', 'src', 'test').split('\n').filter(Boolean);
+const started = Date.now();
+const loadAtStart = loadavg()[0];
+
+const first = rerunOnly ? read(scope) : stryker(scope, mutate);
+const timeouts = first.mutants.filter(({ mutant }) => mutant.status === 'Timeout');
+let rerun = [];
+if (timeouts.length > 0) {
+  console.log(`\n${timeouts.length} timeout(s): running them once more on their own\n`);
+  const ranges = timeouts.map(({ file, mutant: { location: l } }) => {
+    // The report's columns count from 1, a --mutate range's from 0.
+    return `${file}:${l.start.line}:${l.start.column - 1}-${l.end.line}:${l.end.column - 1}`;
+  });
+  const second = stryker(`${scope}-timeouts`, [...new Set(ranges)]);
+  rerun = timeouts.map(({ file, mutant }) => {
+    const again = second.mutants.find(({ file: f, mutant: m }) => f === file && sameMutant(m, mutant));
+    if (again) Object.assign(mutant, { status: again.mutant.status, statusReason: again.mutant.statusReason });
+    return { file, id: mutant.id, status: again?.mutant.status ?? 'Timeout' };
+  });
+  rmSync(join(root, `reports/mutation/${scope}-timeouts.json`), { force: true });
+  rmSync(join(root, `reports/mutation/${scope}-timeouts.html`), { force: true });
+}
+
+first.report.measured = rerunOnly
+  ? {
+      ...first.report.measured,
+      timeoutsRerun: rerun,
+      rerunMinutes: Math.round((Date.now() - started) / 6000) / 10,
+    }
+  : {
+      scope,
+      mutate,
+      partial: only !== undefined,
+      commit,
+      uncommitted: changed,
+      date: new Date(started).toISOString(),
+      minutes: Math.round((Date.now() - started) / 6000) / 10,
+      concurrency: Number(process.env.STRYKER_CONCURRENCY ?? 2),
+      // One-minute load averages at the start and the end: the time means little without them.
+      cpus: cpus().length,
+      load: [loadAtStart, loadavg()[0]].map((l) => Math.round(l * 10) / 10),
+      timeoutsRerun: rerun,
+    };
+writeFileSync(first.path, JSON.stringify(first.report));
+console.log(
+  `\n${scope}: measured on ${commit.slice(0, 7)}${changed.length ? ' with uncommitted changes' : ''} in ${first.report.measured.minutes} min` +
+    (rerun.length ? `; timeouts run again: ${rerun.map((r) => r.status).join(', ')}` : ''),
+);
+
+/** Runs Stryker fresh over `patterns` into reports/mutation/<name>.json and reads the report. */
+function stryker(name, patterns) {
+  const result = spawnSync('npx', ['stryker', 'run', '--mutate', patterns.join(',')], {
+    cwd: root,
+    stdio: 'inherit',
+    env: { ...process.env, MUTATION_REPORT: name, MUTATION_FRESH: '1' },
+  });
+  if (result.status !== 0) {
+    console.error(`stryker exited with ${result.status ?? result.signal}`);
+    process.exit(1);
+  }
+  return read(name);
+}
+
+function read(name) {
+  const path = join(root, `reports/mutation/${name}.json`);
+  const report = JSON.parse(readFileSync(path, 'utf8'));
+  const mutants = Object.entries(report.files).flatMap(([file, { mutants }]) =>
+    mutants.map((mutant) => ({ file, mutant })),
+  );
+  return { path, report, mutants };
+}
+
+function sameMutant(a, b) {
+  return (
+    a.mutatorName === b.mutatorName &&
+    a.replacement === b.replacement &&
+    JSON.stringify(a.location) === JSON.stringify(b.location)
+  );
+}

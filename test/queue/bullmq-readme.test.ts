@@ -24,10 +24,9 @@ const root = fileURLToPath(new URL('../../', import.meta.url));
 const built = existsSync(join(root, 'dist/bullmq.js'));
 const token = 'bullmq-readme-token';
 
-/** The first ```ts block of README's queue-mode section. */
+/** The first ```ts block of the queue-mode guide (docs/queue-mode.md, linked from the README). */
 function readmeQueueSnippet(): string {
-  const readme = readFileSync(join(root, 'README.md'), 'utf8');
-  const section = readme.slice(readme.indexOf('## Slow handlers and many machines: queue mode'));
+  const section = readFileSync(join(root, 'docs/queue-mode.md'), 'utf8');
   const start = section.indexOf('```ts\n') + '```ts\n'.length;
   return section.slice(start, section.indexOf('```', start));
 }

@@ -54,12 +54,12 @@ await runChecks(
   'cloudflare-defaults',
   [
     [
-      "the Worker's queue-mode code is the README's snippet, verbatim",
+      "the Worker's queue-mode code is the queue-mode guide's snippet, verbatim",
       async () => {
-        const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
-        const section = readme.slice(readme.indexOf('### Queue mode on Cloudflare Workers'));
+        const guide = readFileSync(new URL('../../docs/queue-mode.md', import.meta.url), 'utf8');
+        const section = guide.slice(guide.indexOf('## Queue mode on Cloudflare Workers'));
         const snippet = section.match(/```ts\n([\s\S]*?)```/)?.[1];
-        assert.ok(snippet, 'the README has a ts block under "### Queue mode on Cloudflare Workers"');
+        assert.ok(snippet, 'docs/queue-mode.md has a ts block under "## Queue mode on Cloudflare Workers"');
         const source = readFileSync(new URL('./cloudflare-defaults-worker.ts', import.meta.url), 'utf8');
         const region = source.split('// README: begin\n')[1]?.split('// README: end')[0];
         assert.ok(code(snippet).includes(code(region)), `the README's snippet holds:\n${code(region)}`);

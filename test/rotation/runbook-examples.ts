@@ -1,5 +1,5 @@
-// The README's two rotation setups, as code the runbook test runs. Keep them in step with the
-// blocks under "Token rotation" in README.md.
+// The two rotation setups of docs/tokens.md, as code the runbook test runs. Keep them in step
+// with the blocks under its runbooks.
 import { createReceiver, type DedupStore, type TokenSourceResult } from 'webhook-cms-receiver';
 
 /**

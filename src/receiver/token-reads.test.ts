@@ -73,7 +73,11 @@ const TOKENS = [
 
 /** The configured tokens, each behind a view that logs its reads as `k0`, `k1`, … */
 function keys(tokens: readonly string[], log: ReadLog): TokenKey[] {
-  return tokens.map((token, i) => ({ bytes: loggedBytes(encoder.encode(token), log, `k${i}`), hmac: unusedHmac }));
+  return tokens.map((token, i) => ({
+    token,
+    bytes: loggedBytes(encoder.encode(token), log, `k${i}`),
+    hmac: unusedHmac,
+  }));
 }
 
 function record(tokens: readonly string[], header: string): { index: number | 'refused'; log: ReadLog } {

@@ -9,6 +9,7 @@ import { reportRejection } from './hooks.js';
 import { fromBase64, randomId, sha256Hex, toBase64 } from './kept-encoding.js';
 import type { ReceiverOptions } from './options.js';
 import type { Pipeline } from './pipeline.js';
+import type { KeptInput } from './queue-types.js';
 import { bearerStart, type TokenKey } from './token.js';
 import { type DeliveryInput, verifyDelivery } from './verify-delivery.js';
 
@@ -139,9 +140,10 @@ export class KeptDeliveries {
   /** One kept request, verified as of the time it arrived, through the same pipeline as a live one. */
   private async process(request: KeptRequest, key: TokenKey): Promise<void> {
     const { config, options, pipeline } = this.deps;
-    const input = {
+    const input: KeptInput = {
       headers: { ...request.headers, authorization: `Bearer ${key.token}` },
       body: fromBase64(request.body),
+      receivedAt: request.receivedAt,
     };
     let event: WebhookEvent;
     try {

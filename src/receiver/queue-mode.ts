@@ -10,7 +10,7 @@ import type { VerifyConfig } from './config.js';
 import { callHook, reportError } from './hooks.js';
 import type { ReceiverOptions } from './options.js';
 import type { Pipeline } from './pipeline.js';
-import type { DeliveryQueue, QueuedDelivery } from './queue-types.js';
+import type { DeliveryQueue, KeptInput, QueuedDelivery } from './queue-types.js';
 import type { DeliveryInput } from './verify-delivery.js';
 
 /** The largest `queueWaitMs`: the service gives up on an answer after 10 s. */
@@ -181,7 +181,8 @@ export function createQueuePipeline({ options, config, store, queue }: QueuePipe
       timestamp: event.timestamp,
       event: event.name,
       tokenIndex: event.tokenIndex,
-      receivedAt: config.now(),
+      // A kept request (rotation window) was received when it first arrived, not when it was let out.
+      receivedAt: (input as Partial<KeptInput> | undefined)?.receivedAt ?? config.now(),
     };
     if (trace) {
       const carrier: Record<string, string> = {};

@@ -47,6 +47,7 @@ describe('a kept request goes through the same pipeline as a live one', () => {
     const receiver = createReceiver({ ...options, queue });
     const payload = articleSyncPayload();
     const kept = signDelivery({ token: NEW, payload, deliveryId: 'q-kept', timestamp: Math.floor(time.now / 1000) });
+    const arrivedAt = time.now;
     expect((await receiver.handle(kept)).status).toBe(503);
     expect(jobs).toHaveLength(0);
     rotate();
@@ -57,6 +58,8 @@ describe('a kept request goes through the same pipeline as a live one', () => {
     await first;
     expect(jobs.filter((job) => job.deliveryId === 'q-kept')).toHaveLength(1);
     expect(jobs.find((job) => job.deliveryId === 'q-kept')?.tokenIndex).toBe(0);
+    // Enqueued with the time it first arrived (the lag metric's start), not the time it was let out.
+    expect(jobs.find((job) => job.deliveryId === 'q-kept')?.receivedAt).toBe(arrivedAt);
     const retry = signDelivery({ token: NEW, payload, deliveryId: 'q-kept', timestamp: Math.floor(time.now / 1000) });
     // The enqueue that resolved `first` is still being recorded: like the service, retry a 409.
     let answer = await receiver.handle(retry);

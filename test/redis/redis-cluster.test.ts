@@ -104,6 +104,26 @@ describeWithCluster('redisDedupStore on a real 3-master Redis Cluster', () => {
       expect(errors.splice(0).map(String)).toEqual(Array(2).fill('Error: the database is read-only'));
     });
 
+    it('keeps rotation-window requests on the cluster: bounded, listed, taken by one caller, cleared', async () => {
+      const kept = redisDedupStore(redis.client, { keyPrefix: freshPrefix() }).kept!;
+      const limits = { maxCount: 2, maxBytes: 1024 * 1024, until: Date.now() + 60_000 };
+      const request = (id: string) => ({
+        id,
+        tokenSha256: 'ab'.repeat(32),
+        headers: { 'x-service-delivery-id': id },
+        body: btoa('{"event":"test"}'),
+        receivedAt: Date.now(),
+      });
+      expect(await kept.keep(request('k1'), limits)).toBe(true);
+      expect(await kept.keep(request('k2'), limits)).toBe(true);
+      expect(await kept.keep(request('k3'), limits)).toBe(false);
+      expect((await kept.list()).map(({ id }) => id).sort()).toEqual(['k1', 'k2']);
+      const taken = await Promise.all([kept.take('k1'), kept.take('k1')]);
+      expect(taken.filter(Boolean).map((one) => one!.id)).toEqual(['k1']);
+      expect(await kept.clear()).toBe(1);
+      expect(await kept.list()).toEqual([]);
+    });
+
     it('answers a late sync after a trash as stale, and 409 while another delivery for the article runs', async () => {
       const send = await serve(redisDedupStore(redis.client, { keyPrefix: freshPrefix() }), true);
       runs.length = 0;

@@ -103,7 +103,7 @@ for (const framework of frameworks) {
     rows.push(row);
     const k = (values) => values.map((v) => Math.round(v).toLocaleString('en-US')).join(' / ');
     console.error(
-      `${framework} (${buildName}): bare ${k(row.bare)}, adapter ${k(row.ours)} instructions per request; bare ÷ adapter ${row.ratio.toFixed(4)} (${row.ratios.map((r) => r.toFixed(4)).join(', ')})`,
+      `${framework} (${row.buildName}): bare ${k(row.bare)}, adapter ${k(row.ours)} instructions per request; bare ÷ adapter ${row.ratio.toFixed(4)} (${row.ratios.map((r) => r.toFixed(4)).join(', ')})`,
     );
   }
 }

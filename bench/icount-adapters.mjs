@@ -71,9 +71,6 @@ async function count(buildName, benchDir, framework, index) {
       '--predictable',
       '--single-threaded',
       '--random-seed=42',
-      // A fixed heap schedule, so collections land alike in every process.
-      '--predictable-gc-schedule',
-      '--no-incremental-marking',
     ],
   });
   const [{ ports }] = await once(child, 'message');

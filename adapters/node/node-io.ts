@@ -1,6 +1,7 @@
 import type { AdapterRequest, AlreadyParsed, HttpAnswer, RequestBody } from 'webhook-cms-receiver';
 import { closeAfterAnswer, holdOpenBriefly, socketOf } from './connection.js';
 import type { NodeRequest, NodeResponse } from './node-objects.js';
+import { captureNodeContext } from './request-context.js';
 
 /** How a framework's parsers show up on a Node request, and the fix in its own words. */
 export interface ParserHints {
@@ -28,7 +29,12 @@ const GENERIC: ParserHints = {
  */
 export function nodeAdapterRequest(req: NodeRequest, options: NodeAdapterOptions = GENERIC): AdapterRequest {
   const { keptBody } = options;
-  return { method: req.method, headers: nodeHeaders(req), body: () => keptBody?.() ?? nodeBody(req, options) };
+  return {
+    method: req.method,
+    headers: nodeHeaders(req),
+    body: () => keptBody?.() ?? nodeBody(req, options),
+    captureContext: captureNodeContext,
+  };
 }
 
 /**

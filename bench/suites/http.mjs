@@ -14,14 +14,14 @@ export const HTTP_SIZES = [
   ['256 KiB ASCII', 256 * 1024, { ascii: true }],
 ];
 
-function load(url, delivery, seconds) {
+export function load(url, delivery, seconds) {
   // autocannon sets Content-Length itself; a second copy makes servers drop the connection.
   const { host, 'content-length': length, ...headers } = delivery.headers;
   return autocannon({ url, method: 'POST', headers, body: delivery.body, connections: 8, duration: seconds });
 }
 
 /** Refuses to time a route that does not accept the delivery with 200 {"ok":true}. */
-async function sane(url, delivery) {
+export async function sane(url, delivery) {
   const { host, ...headers } = delivery.headers;
   const response = await fetch(url, { method: 'POST', headers, body: delivery.body });
   const text = await response.text();

@@ -1,4 +1,5 @@
 import type { HeadersInput } from '../input/headers.js';
+import type { ContextRunner } from './context-runner.js';
 import type { BodyStream, FetchBody } from './read-body.js';
 
 /**
@@ -36,4 +37,13 @@ export interface AdapterRequest {
   method: string | undefined;
   headers: HeadersInput;
   body(): RequestBody | Promise<RequestBody>;
+  /**
+   * For a host whose body events fire outside the async context the request arrived in (a
+   * Node stream's `'data'` and `'end'`): captures that context, so the dedup store, the
+   * handlers and the answer run in it, and see the host's `AsyncLocalStorage` stores and
+   * active OpenTelemetry span. Called at most once per request, in the turn the body is
+   * handed over, and only when the kit reads the body from such events. Omit it where the
+   * body arrives as bytes or through promises, which keep the context themselves.
+   */
+  captureContext?: () => ContextRunner;
 }

@@ -20,6 +20,7 @@ export {
   toHttp,
 } from './http-answer.js';
 export type { AdapterRequest, AlreadyParsed, Base64Body, RequestBody } from './adapter-request.js';
+export type { ContextRunner } from './context-runner.js';
 export { answerRequest, serveRequest, verifyRequest, type AnswerRequestOptions } from './serve-request.js';
 export { type BodyStream, type FetchBody, type FetchRequest, isFetchBody, isFetchRequest } from './read-body.js';
 export { handedBody } from './handed-body.js';

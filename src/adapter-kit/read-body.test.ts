@@ -1,7 +1,7 @@
 import { request as httpRequest, createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { readFetchBody, readLimited } from './read-body.js';
+import { readFetchBody, readLimited, readStream } from './read-body.js';
 
 let server: Server | undefined;
 afterEach(() => new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve())));
@@ -41,6 +41,47 @@ describe('readLimited on a Node request', () => {
     expect(await post(port, ['a'.repeat(60), 'b'.repeat(60), 'c'.repeat(5000)])).toEqual({
       status: 413,
       text: 'too large',
+    });
+  });
+});
+
+describe('readStream with captureContext', () => {
+  /** A server that reads with readStream and answers with the order of what happened. */
+  async function serveSteps(limit: number): Promise<number> {
+    server = createServer((req, res) => {
+      const steps: string[] = [];
+      let inCallersTurn = true;
+      readStream(req, {
+        limit,
+        captureContext: () => {
+          steps.push(inCallersTurn ? 'captured in the caller’s turn' : 'captured later');
+          return (continuation, value) => {
+            steps.push('resumed');
+            continuation(value);
+          };
+        },
+        done: (body) => res.writeHead(body ? 200 : 413).end([...steps, body ? 'done' : 'too large'].join(', ')),
+        fail: () => res.writeHead(500).end(steps.join(', ')),
+      });
+      inCallersTurn = false;
+    });
+    await new Promise<void>((resolve) => server!.listen(0, '127.0.0.1', resolve));
+    return (server!.address() as AddressInfo).port;
+  }
+
+  it('captures once, in the caller’s turn, and settles a whole body through the runner', async () => {
+    const port = await serveSteps(100);
+    expect(await post(port, ['a'.repeat(40), 'b'.repeat(40)])).toEqual({
+      status: 200,
+      text: 'captured in the caller’s turn, resumed, done',
+    });
+  });
+
+  it('settles a body past the limit through the runner too', async () => {
+    const port = await serveSteps(100);
+    expect(await post(port, ['a'.repeat(60), 'b'.repeat(60)])).toEqual({
+      status: 413,
+      text: 'captured in the caller’s turn, resumed, too large',
     });
   });
 });

@@ -1,4 +1,5 @@
 import { ASCII_DIGITS } from '../input/headers.js';
+import type { ContextRunner } from './context-runner.js';
 
 /**
  * A body the adapter has not read yet: a Node request (async iterable) or a Fetch stream.
@@ -88,6 +89,11 @@ export interface ReadStreamOptions {
   done(body: Uint8Array | undefined): void;
   /** Why the read failed. Called at most once, and never with `done`. */
   fail(error: unknown): void;
+  /**
+   * Captures the caller's async context for `done` and `fail`, which a Node stream would
+   * otherwise call in its own (see `AdapterRequest.captureContext`).
+   */
+  captureContext?: (() => ContextRunner) | undefined;
 }
 
 /**
@@ -118,6 +124,8 @@ export function readLimited(
  * still be written; what is left flows away unkept (Node's server drains it too).
  */
 function readEvents(stream: EventStream, collected: Chunks, outcome: ReadStreamOptions): void {
+  // Captured here, in the caller's turn: the events below fire in the stream's context.
+  const resume = outcome.captureContext?.() ?? runHere;
   const settle = (): void => {
     stream.removeListener('data', onData);
     stream.removeListener('end', onEnd);
@@ -135,15 +143,15 @@ function readEvents(stream: EventStream, collected: Chunks, outcome: ReadStreamO
     }
     if (kept) return;
     settle();
-    outcome.done(undefined);
+    resume(outcome.done, undefined);
   };
   const onEnd = (): void => {
     settle();
-    outcome.done(collected.join());
+    resume(outcome.done, collected.join());
   };
   const onError = (error: unknown): void => {
     settle();
-    outcome.fail(error);
+    resume(outcome.fail, error);
   };
   // 'close' before 'end' is a client that went away mid-body.
   const onClose = (): void => onError(new Error('the request closed before its body ended'));
@@ -154,6 +162,9 @@ function readEvents(stream: EventStream, collected: Chunks, outcome: ReadStreamO
   // A stream someone paused stays paused under a 'data' listener; the iterator would read it.
   stream.resume?.();
 }
+
+/** The continuation in the current context, for a reader given no capture. */
+const runHere: ContextRunner = (continuation, value) => continuation(value);
 
 async function readIterable(stream: BodyStream, collected: Chunks): Promise<Uint8Array | undefined> {
   if (!(Symbol.asyncIterator in stream)) return readWebStream(stream as ReadableStream<Uint8Array>, collected);

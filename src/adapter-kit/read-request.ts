@@ -68,7 +68,13 @@ function readBody(read: ReadRequest, handed: RequestBody): void {
       readFetchBody(stream, limit).then((bytes) => deliver(read, bytes), failed);
       return;
     }
-    readStream(stream, { limit, onChunk: hashWhileReading(read), done: (bytes) => deliver(read, bytes), fail: failed });
+    readStream(stream, {
+      limit,
+      onChunk: hashWhileReading(read),
+      done: (bytes) => deliver(read, bytes),
+      fail: failed,
+      captureContext: read.request.captureContext,
+    });
   } catch (cause) {
     failed(cause);
   }

@@ -9,9 +9,8 @@ import { reportRejection } from './hooks.js';
 import { fromBase64, randomId, sha256Hex, toBase64 } from './kept-encoding.js';
 import type { ReceiverOptions } from './options.js';
 import type { Pipeline } from './pipeline.js';
-import type { KeptInput } from './queue-types.js';
 import { bearerStart, type TokenKey } from './token.js';
-import { type DeliveryInput, verifyDelivery } from './verify-delivery.js';
+import { type DeliveryInput, type KeptInput, verifyDelivery } from './verify-delivery.js';
 
 /** The headers the checks read, kept with a request (the token itself only as its hash). */
 const KEPT_HEADERS = ['x-service-timestamp', 'x-service-signature', 'x-service-delivery-id', 'x-service-event'];

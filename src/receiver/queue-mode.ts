@@ -10,8 +10,8 @@ import type { VerifyConfig } from './config.js';
 import { callHook, reportError } from './hooks.js';
 import type { ReceiverOptions } from './options.js';
 import type { Pipeline } from './pipeline.js';
-import type { DeliveryQueue, KeptInput, QueuedDelivery } from './queue-types.js';
-import type { DeliveryInput } from './verify-delivery.js';
+import type { DeliveryQueue, QueuedDelivery } from './queue-types.js';
+import type { DeliveryInput, KeptInput } from './verify-delivery.js';
 
 /** The largest `queueWaitMs`: the service gives up on an answer after 10 s. */
 const MAX_QUEUE_WAIT_MS = 8000;

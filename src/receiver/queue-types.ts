@@ -1,5 +1,4 @@
 import type { StoredAnswer } from '../dedup/store.js';
-import type { DeliveryInput } from './verify-delivery.js';
 
 /**
  * A verified delivery as handed to a job engine: everything a worker needs to rebuild the
@@ -115,11 +114,3 @@ export interface QueueStats {
  * ```
  */
 export type JobResult = StoredAnswer & { duplicate?: true };
-
-/**
- * The input of a request processed after it was kept during a rotation window: queue mode
- * enqueues it with the time it first arrived, as for any delivery, not the time it was let out.
- */
-export interface KeptInput extends DeliveryInput {
-  receivedAt: number;
-}

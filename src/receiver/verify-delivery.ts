@@ -165,3 +165,11 @@ function parseJson(bytes: Uint8Array): unknown {
     throw new WebhookError('invalid_payload', 'the body is not valid JSON');
   }
 }
+
+/**
+ * The input of a request processed after it was kept during a rotation window: queue mode
+ * enqueues it with the time it first arrived, as for any delivery, not the time it was let out.
+ */
+export interface KeptInput extends DeliveryInput {
+  receivedAt: number;
+}

@@ -2,64 +2,11 @@ import { describe, expect, it } from 'vitest';
 import { constantTimeEqual, constantTimeEqualAscii } from './constant-time.js';
 import { nodeCryptoProvider } from './node-crypto.js';
 import { TwoPassHmac, usableOneShotHash } from './two-pass-hmac.js';
-
-// Instrumented inputs: a comparison that runs in time independent of the data reads the same
-// positions in the same order whatever the data is, so instead of timing it (which a loaded
-// machine makes meaningless) the tests record every read it makes through these views and
-// compare the records. (The same helpers are in src/crypto/constant-time-reads.test.ts and
-// src/receiver/token-reads.test.ts: a test beside the code imports no other test file.)
-
-/** Every read made through a view, in order: `a[3]` is index 3 of view `a`, `t[3]` is `charCodeAt(3)` of text `t`. */
-type ReadLog = string[];
-
-/**
- * `bytes` behind a Proxy that logs each indexed read into `log` under `name`. Methods are
- * bound to the real array, so a comparison that bypasses indexed reads (a native compare, a
- * decode to text) leaves no entries and fails the test that expects them.
- */
-function loggedBytes(bytes: Uint8Array, log: ReadLog, name = 'a'): Uint8Array {
-  return new Proxy(bytes, {
-    get(target, key) {
-      if (typeof key === 'string' && /^-?\d+$/.test(key)) log.push(`${name}[${key}]`);
-      // Typed-array getters (length, byteLength) need the real array as `this`, not the Proxy.
-      const value: unknown = Reflect.get(target, key);
-      return typeof value === 'function' ? value.bind(target) : value;
-    },
-  });
-}
-
-/**
- * `text` as a String object whose `charCodeAt` logs each position into `log` under `name`.
- * Every other string method works as on the primitive; a comparison through `===` or `slice`
- * reads nothing through `charCodeAt` and so leaves no entries.
- */
-function loggedText(text: string, log: ReadLog, name = 't'): string {
-  const boxed = new String(text);
-  Object.defineProperty(boxed, 'charCodeAt', {
-    value(index: number) {
-      log.push(`${name}[${index}]`);
-      return text.charCodeAt(index);
-    },
-  });
-  return boxed as unknown as string;
-}
-
-/** The indices read under `name`, in order. */
-function readsOf(log: ReadLog, name: string): number[] {
-  const prefix = `${name}[`;
-  return log.flatMap((entry) => {
-    return entry.startsWith(prefix) ? [Number(entry.slice(prefix.length, -1))] : [];
-  });
-}
-
-/** 0, 1, …, n - 1. */
-function range(from: number, to: number): number[] {
-  return Array.from({ length: Math.max(0, to - from) }, (_, i) => from + i);
-}
+import { loggedBytes, loggedText, range, type ReadLog, readsOf } from '../internal/read-log.js';
 
 // Structural constant time: no clock. A comparison whose time does not depend on the data reads
 // the same positions in the same order whatever the data, and reads every one of them, so the
-// tests record its reads through instrumented inputs (test/helpers/read-log.ts) and require one
+// tests record its reads through instrumented inputs (src/internal/read-log.ts) and require one
 // and the same record for a match, for a first difference at every position, and for no match.
 
 const encoder = new TextEncoder();

@@ -1,0 +1,331 @@
+// The BullMQ fault matrix on a real 3-master Redis Cluster (issue 31), the rows of
+// bullmq-faults.test.ts with BullMQ under a hash-tagged prefix (`{webhooks}`, as the README
+// says), ioredis `Cluster` clients everywhere, spawned worker processes on the built package and
+// the transactional Postgres store (the Redis store on the cluster where the lease matters). For
+// every row: no worker process exits and every delivery answered 200 is processed.
+import { spawnSync } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { createServer } from 'node:http';
+import { fileURLToPath } from 'node:url';
+import { type ConnectionOptions, Queue } from 'bullmq';
+import { Cluster } from 'ioredis';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createReceiver } from 'webhook-cms-receiver';
+import { bullmqJobId, bullmqQueue } from 'webhook-cms-receiver/bullmq';
+import { webhookHandler } from 'webhook-cms-receiver/node';
+import { redisDedupStore } from 'webhook-cms-receiver/redis';
+import { articleSyncPayload, signDelivery } from 'webhook-cms-receiver/testing';
+import { listen, type RunningServer } from '../helpers/listen.js';
+import { describeWithCluster, type RunningCluster, startCluster } from '../redis/redis-cluster.js';
+import { type StartedPostgres, startPostgres } from '../setup/postgres.js';
+import { type BullWorkerProcess, startBullWorker } from './bullmq-processes.js';
+import { freshQueueName, until } from './queue-helpers.js';
+
+const built = existsSync(fileURLToPath(new URL('../../dist/bullmq.js', import.meta.url)));
+const token = 'bullmq-cluster-faults-token';
+const prefix = '{webhooks}';
+const postgresServer: StartedPostgres = await startPostgres();
+afterAll(() => postgresServer.stop());
+
+let cluster: RunningCluster;
+let pool: pg.Pool;
+const clients: Cluster[] = [];
+/** An ioredis Cluster on the test cluster; BullMQ's types come from its own ioredis copy. */
+const clusterClient = () => {
+  const client = new Cluster(
+    cluster.nodes.map(({ host, port }) => ({ host, port })),
+    { redisOptions: { maxRetriesPerRequest: null } },
+  );
+  client.on('error', () => {});
+  clients.push(client);
+  return client;
+};
+
+/** One queue on the cluster, its receiver on node:http, the worker processes and their writes. */
+interface Rig {
+  queue: Queue;
+  env: Record<string, string>;
+  workers: BullWorkerProcess[];
+  send(payload: object, deliveryId: string): Promise<number>;
+  effects(): Promise<string[]>;
+  runs(id: string): Promise<number>;
+  close(): Promise<void>;
+}
+
+async function rig(options: { store?: 'postgres' | 'redis'; env?: Record<string, string> } = {}): Promise<Rig> {
+  const table = `wcr_cf_${randomUUID().slice(0, 8)}`;
+  const keys = `wcr-test:${randomUUID()}:`;
+  await pool.query(`CREATE TABLE ${table}_runs (delivery_id text)`);
+  await pool.query(`CREATE TABLE ${table}_effects (delivery_id text)`);
+  const queue = new Queue(freshQueueName('cluster-faults'), {
+    connection: clusterClient() as unknown as ConnectionOptions,
+    prefix,
+  });
+  queue.on('error', () => {});
+  const app = createReceiver({
+    token,
+    queue: bullmqQueue(queue),
+    dedup: redisDedupStore(clusterClient(), { keyPrefix: `${keys}receiver:` }),
+    enqueueTimeoutMs: 5000,
+    logger: false,
+  });
+  const receiver: RunningServer = await listen(createServer(webhookHandler(app)));
+  const env = {
+    STORE: options.store ?? 'postgres',
+    QUEUE: queue.name,
+    CLUSTER_NODES: cluster.nodes.map(({ host, port }) => `${host}:${port}`).join(','),
+    BULL_PREFIX: prefix,
+    REDIS_URL: cluster.nodes[0]!.url,
+    DATABASE_URL: postgresServer.url!,
+    TABLE: table,
+    PREFIX: keys,
+    LOCK_MS: '1000',
+    ...options.env,
+  };
+  const workers: BullWorkerProcess[] = [];
+  const redis = clusterClient();
+  return {
+    queue,
+    env,
+    workers,
+    async send(payload, deliveryId) {
+      const signed = signDelivery({ token, payload, deliveryId });
+      const response = await fetch(`${receiver.url}/webhook`, {
+        method: 'POST',
+        headers: signed.headers,
+        body: signed.body,
+      }).catch(() => undefined);
+      await response?.arrayBuffer();
+      return response?.status ?? 0;
+    },
+    // With STORE=redis the worker counts in the cluster, else in PostgreSQL.
+    effects: async () =>
+      env.STORE === 'redis'
+        ? redis.lrange(`${keys}effects`, 0, -1)
+        : (await pool.query(`SELECT delivery_id FROM ${table}_effects`)).rows.map((row) => row.delivery_id as string),
+    runs: async (id) =>
+      env.STORE === 'redis'
+        ? Number(await redis.get(`${keys}runs:${id}`))
+        : Number((await pool.query(`SELECT count(*) AS n FROM ${table}_runs WHERE delivery_id = $1`, [id])).rows[0].n),
+    async close() {
+      await Promise.all(workers.map((worker) => worker.kill()));
+      await receiver.close();
+      await queue.obliterate({ force: true }).catch(() => {});
+      await queue.close();
+    },
+  };
+}
+
+/** Drops every client connection on every master (`CLIENT KILL TYPE normal`); how many it dropped. */
+function dropClientConnections(): number {
+  let dropped = 0;
+  for (const { port } of cluster.nodes) {
+    const out = spawnSync('redis-cli', ['-p', String(port), 'CLIENT', 'KILL', 'TYPE', 'normal'], { encoding: 'utf8' });
+    dropped += Number(out.stdout.trim()) || 0;
+  }
+  return dropped;
+}
+
+const hangOnce = () => articleSyncPayload({ article: { slug: 'hang-once' } });
+const plain = (i: number) => articleSyncPayload({ article: { slug: `post-${i}` } });
+const alive = (r: Rig) => r.workers.every((worker) => worker.alive());
+const describeReady =
+  built && postgresServer.url
+    ? describeWithCluster
+    : (name: string, body: () => void) => describe.skip(`${name} (skipped: needs PostgreSQL and \`npx tsup\`)`, body);
+
+describeReady('BullMQ fault matrix on a real 3-master Redis Cluster (prefix {webhooks}, spawned workers)', () => {
+  beforeAll(async () => {
+    cluster = await startCluster();
+    pool = new pg.Pool({ connectionString: postgresServer.url, max: 4 });
+  }, 60_000);
+  afterAll(async () => {
+    await Promise.all(clients.map((client) => client.quit().catch(() => {})));
+    await pool?.end();
+    await cluster?.stop();
+  });
+
+  it('worker SIGKILL mid-job, Redis store on the cluster: deferred while the claim holds, not dead-lettered; one attempt lost', async () => {
+    const r = await rig({ store: 'redis', env: { ATTEMPTS: '2', LEASE_MS: '3000' } });
+    try {
+      r.workers.push(...(await Promise.all([startBullWorker(r.env), startBullWorker(r.env)])));
+      const id = randomUUID();
+      expect(await r.send(hangOnce(), id)).toBe(200);
+      const hanging = await Promise.any(
+        r.workers.map((w, i) => w.waitFor(new RegExp(`^hanging ${id}$`)).then(() => i)),
+      );
+      await r.workers[hanging]!.kill();
+      const survivor = r.workers[1 - hanging]!;
+      r.workers.splice(hanging, 1);
+      const job = await r.queue.getJob(await bullmqJobId(id));
+      await until(
+        'the job to finish',
+        async () =>
+          ((await job!.getState()) !== 'active' && (await r.effects()).includes(id)) ||
+          (await job!.getState()) === 'failed',
+        30_000,
+      );
+      expect(await job!.getState()).not.toBe('failed');
+      expect(await r.effects()).toEqual([id]);
+      expect(await r.runs(id)).toBe(2);
+      expect(survivor.lines.filter((line) => line.startsWith('log error') || line.startsWith('dead'))).toEqual([]);
+      expect(alive(r)).toBe(true);
+    } finally {
+      await r.close();
+    }
+  }, 60_000);
+
+  it('worker SIGKILL mid-job, transactional store: the killed write rolls back, the effect happens once', async () => {
+    const r = await rig({ env: { ATTEMPTS: '2' } });
+    try {
+      r.workers.push(...(await Promise.all([startBullWorker(r.env), startBullWorker(r.env)])));
+      const id = randomUUID();
+      expect(await r.send(hangOnce(), id)).toBe(200);
+      const hanging = await Promise.any(
+        r.workers.map((w, i) => w.waitFor(new RegExp(`^hanging ${id}$`)).then(() => i)),
+      );
+      await r.workers[hanging]!.kill();
+      r.workers.splice(hanging, 1);
+      await until('the effect', async () => (await r.effects()).includes(id), 30_000);
+      expect(await r.effects()).toEqual([id]);
+      expect(await r.runs(id)).toBe(2);
+      expect(alive(r)).toBe(true);
+    } finally {
+      await r.close();
+    }
+  }, 60_000);
+
+  it('connection loss to every master while idle: deliveries accepted afterwards are processed, once each', async () => {
+    const r = await rig();
+    try {
+      r.workers.push(await startBullWorker(r.env));
+      expect(dropClientConnections()).toBeGreaterThan(0);
+      const ids = Array.from({ length: 5 }, () => randomUUID());
+      await until('the receiver to accept again', async () => (await r.send(plain(0), ids[0]!)) === 200, 30_000);
+      for (const [i, id] of ids.slice(1).entries()) expect(await r.send(plain(i + 1), id)).toBe(200);
+      await until('every effect', async () => (await r.effects()).length === ids.length, 30_000);
+      expect((await r.effects()).sort()).toEqual([...ids].sort());
+      expect(r.workers[0]!.lines.filter((line) => line.startsWith('dead'))).toEqual([]);
+      expect(alive(r)).toBe(true);
+    } finally {
+      await r.close();
+    }
+  }, 60_000);
+
+  it('connection loss to every master mid-job: the running job and those queued behind it finish, once each', async () => {
+    const r = await rig({ env: { SLOW_MS: '1500' } });
+    try {
+      r.workers.push(await startBullWorker(r.env));
+      const slow = randomUUID();
+      expect(await r.send(articleSyncPayload({ article: { slug: 'slow' } }), slow)).toBe(200);
+      await r.workers[0]!.waitFor(new RegExp(`^running ${slow} 1$`));
+      const accepted = [slow];
+      for (const i of [0, 1, 2, 3]) {
+        const id = randomUUID();
+        if ((await r.send(plain(i), id)) === 200) accepted.push(id);
+      }
+      expect(dropClientConnections()).toBeGreaterThan(0);
+      await until(
+        'every accepted delivery',
+        async () => {
+          const effects = await r.effects();
+          return accepted.every((id) => effects.includes(id));
+        },
+        60_000,
+      );
+      const effects = await r.effects();
+      expect(effects.length).toBe(new Set(effects).size);
+      for (const id of accepted) expect(await r.runs(id)).toBeLessThanOrEqual(2);
+      expect(alive(r)).toBe(true);
+    } finally {
+      await r.close();
+    }
+  }, 90_000);
+
+  it('a 10 MiB body (the receiver’s default limit): accepted, processed once', async () => {
+    const r = await rig();
+    try {
+      r.workers.push(await startBullWorker(r.env));
+      const id = randomUUID();
+      const envelope = signDelivery({ token, payload: articleSyncPayload({ article: { content_html: '' } }) }).body;
+      const html = 'x'.repeat(10 * 1024 * 1024 - Buffer.byteLength(envelope));
+      const payload = articleSyncPayload({ article: { content_html: html } });
+      expect(Buffer.byteLength(signDelivery({ token, payload }).body)).toBe(10 * 1024 * 1024);
+      expect(await r.send(payload, id)).toBe(200);
+      await until('the effect', async () => (await r.effects()).includes(id), 30_000);
+      expect(await r.effects()).toEqual([id]);
+      expect(alive(r)).toBe(true);
+    } finally {
+      await r.close();
+    }
+  }, 60_000);
+
+  it('poison jobs: a body that cannot be rebuilt and a handler that always throws are dead-lettered with the reason', async () => {
+    const r = await rig({ env: { ATTEMPTS: '3' } });
+    try {
+      r.workers.push(await startBullWorker(r.env));
+      await r.queue.add(
+        'article.sync',
+        {
+          body: '{not json',
+          deliveryId: 'poison-body',
+          timestamp: 0,
+          event: 'article.sync',
+          tokenIndex: 0,
+          receivedAt: 0,
+        },
+        { jobId: await bullmqJobId('poison-body') },
+      );
+      const throws = randomUUID();
+      expect(await r.send(articleSyncPayload({ article: { slug: 'throws' } }), throws)).toBe(200);
+      await until('both dead letters', async () => (await r.queue.getFailedCount()) === 2, 30_000);
+      const failed = await r.queue.getFailed();
+      const reasons = Object.fromEntries(failed.map((job) => [job.id, job.failedReason]));
+      expect(reasons[await bullmqJobId('poison-body')]).toMatch(/not valid JSON/);
+      expect(reasons[await bullmqJobId(throws)]).toMatch(/this handler always throws/);
+      expect(await r.runs(throws)).toBe(3);
+      expect(alive(r)).toBe(true);
+    } finally {
+      await r.close();
+    }
+  }, 60_000);
+
+  it('40 concurrent copies of one delivery, to the receiver and as 40 jobs: one effect', async () => {
+    const r = await rig();
+    try {
+      r.workers.push(...(await Promise.all([startBullWorker(r.env), startBullWorker(r.env)])));
+      const id = randomUUID();
+      const payload = articleSyncPayload({ article: { slug: 'slow' } });
+      const statuses = await Promise.all(Array.from({ length: 40 }, () => r.send(payload, id)));
+      expect(statuses.every((status) => status === 200 || status === 409)).toBe(true);
+      expect(statuses.filter((status) => status === 200).length).toBeGreaterThan(0);
+      const delivery = {
+        body: JSON.stringify(payload),
+        deliveryId: id,
+        timestamp: payload.timestamp,
+        event: 'article.sync',
+        tokenIndex: 0,
+        receivedAt: Date.now(),
+      };
+      await r.queue.addBulk(
+        Array.from({ length: 40 }, (_, i) => ({ name: 'article.sync', data: delivery, opts: { jobId: `copy-${i}` } })),
+      );
+      const pending = async () => {
+        const counts = await r.queue.getJobCounts('wait', 'delayed', 'active');
+        return (counts.wait ?? 0) + (counts.delayed ?? 0) + (counts.active ?? 0);
+      };
+      await until(
+        'every job to finish',
+        async () => (await pending()) === 0 || (await r.queue.getFailedCount()) > 0,
+        60_000,
+      );
+      expect(await r.queue.getFailedCount()).toBe(0);
+      expect(await r.effects()).toEqual([id]);
+      expect(alive(r)).toBe(true);
+    } finally {
+      await r.close();
+    }
+  }, 90_000);
+});

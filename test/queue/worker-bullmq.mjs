@@ -9,16 +9,18 @@
 //   anything else writes its effect.
 // Every run is counted outside any transaction and announced as `running <id> <run>`; the
 // worker's log lines are printed as `log <level> <message>` (with `stack` when one was logged).
+// With CLUSTER_NODES (`host:port,…` of a Redis Cluster's masters) BullMQ and the Redis store
+// use ioredis `Cluster` clients instead of REDIS_URL, and BULL_PREFIX (hash-tagged) as prefix.
 import { startWorker } from 'webhook-cms-receiver';
 import { bullmqSource } from 'webhook-cms-receiver/bullmq';
 
 const { STORE, QUEUE, REDIS_URL, DATABASE_URL, TABLE, PREFIX, LOCK_MS, LEASE_MS, ATTEMPTS, SLOW_MS } = process.env;
+const { CLUSTER_NODES, BULL_PREFIX } = process.env;
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 const say = (line) => process.stdout.write(`${line}\n`);
 const line = (level) => (message, fields) => say(`log ${level} ${message}${fields?.err?.stack ? ' stack' : ''}`);
 
 const store = STORE === 'postgres' ? await postgres() : await redis();
-const url = new URL(REDIS_URL);
 const lockDuration = Number(LOCK_MS || 30_000);
 
 const handlers = {
@@ -44,7 +46,8 @@ const handlers = {
 const worker = startWorker(
   bullmqSource({
     queueName: QUEUE,
-    connection: { host: url.hostname, port: Number(url.port), maxRetriesPerRequest: null },
+    connection: CLUSTER_NODES ? await clusterClient({ maxRetriesPerRequest: null }) : bullConnection(),
+    ...(BULL_PREFIX ? { prefix: BULL_PREFIX } : {}),
     lockDuration,
     stalledInterval: Math.max(250, lockDuration / 2),
   }),
@@ -64,10 +67,28 @@ process.on('SIGTERM', () => {
   worker.close().then(() => store.close().then(() => process.exit(0)));
 });
 
+async function clusterClient(options) {
+  const { Cluster } = await import('ioredis');
+  const nodes = CLUSTER_NODES.split(',').map((node) => ({
+    host: node.split(':')[0],
+    port: Number(node.split(':')[1]),
+  }));
+  const client = new Cluster(nodes, { redisOptions: options });
+  client.on('error', () => {});
+  return client;
+}
+
+function bullConnection() {
+  const url = new URL(REDIS_URL);
+  return { host: url.hostname, port: Number(url.port), maxRetriesPerRequest: null };
+}
+
 async function redis() {
   const { Redis } = await import('ioredis');
   const { redisDedupStore } = await import('webhook-cms-receiver/redis');
-  const client = new Redis(REDIS_URL, { maxRetriesPerRequest: null });
+  const client = CLUSTER_NODES
+    ? await clusterClient({ maxRetriesPerRequest: null })
+    : new Redis(REDIS_URL, { maxRetriesPerRequest: null });
   client.on('error', () => {});
   return {
     dedup: redisDedupStore(client, { keyPrefix: `${PREFIX}dedup:`, leaseMs: Number(LEASE_MS || 60_000) }),

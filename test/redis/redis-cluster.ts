@@ -19,6 +19,12 @@ export interface ClusterNode {
 export interface RunningCluster {
   nodes: ClusterNode[];
   stop(): Promise<void>;
+  /**
+   * Kills the master on `port` (SIGKILL) and starts it again on the same port, directory and
+   * cluster config, resolved once the cluster serves again. Only on a cluster this process
+   * started (undefined for REDIS_CLUSTER_NODES); it keeps its data only when started `durable`.
+   */
+  restart?(port: number): Promise<void>;
 }
 
 const has = (binary: string) => spawnSync('sh', ['-c', `command -v ${binary}`]).status === 0;
@@ -42,7 +48,7 @@ export const describeWithCluster = (name: string, body: () => void) =>
  * `redis-server --cluster-enabled yes` masters on free ports, each in its own temp directory,
  * joined with `redis-cli --cluster create … --cluster-replicas 0 --cluster-yes`.
  */
-export async function startCluster(): Promise<RunningCluster> {
+export async function startCluster(options: { durable?: boolean } = {}): Promise<RunningCluster> {
   if (given) {
     const nodes = given.split(',').map((address) => {
       const [host, port] = address.trim().split(':');
@@ -50,7 +56,7 @@ export async function startCluster(): Promise<RunningCluster> {
     });
     return { nodes, stop: async () => {} };
   }
-  const started: { child: ChildProcess; dir: string }[] = [];
+  const started: { child: ChildProcess; dir: string; args: string[] }[] = [];
   const stop = async () => {
     await Promise.all(
       started.map(async ({ child, dir }) => {
@@ -71,9 +77,14 @@ export async function startCluster(): Promise<RunningCluster> {
       // The bus port is given explicitly: the default (port + 10000) may be taken or out of range.
       const args = ['--port', String(port), '--cluster-port', String(busPort), '--bind', '127.0.0.1'];
       args.push('--cluster-enabled', 'yes', '--cluster-config-file', 'nodes.conf', '--dir', dir);
-      args.push('--save', '', '--appendonly', 'no');
+      // Durable: an append-only file fsynced on every write, so a restarted master loses no job.
+      args.push(
+        '--save',
+        '',
+        ...(options.durable ? ['--appendonly', 'yes', '--appendfsync', 'always'] : ['--appendonly', 'no']),
+      );
       const child = spawn('redis-server', args, { stdio: 'ignore' });
-      started.push({ child, dir });
+      started.push({ child, dir, args });
       await waitForPort(port, child);
       nodes.push({ host: '127.0.0.1', port, url: `redis://127.0.0.1:${port}` });
     }
@@ -86,7 +97,19 @@ export async function startCluster(): Promise<RunningCluster> {
     );
     if (create.status !== 0) throw new Error(`redis-cli --cluster create failed:\n${create.stdout}${create.stderr}`);
     await waitUntilServing(nodes);
-    return { nodes, stop };
+    const restart = async (port: number) => {
+      const node = started.find(({ args }) => args[1] === String(port));
+      if (!node) throw new Error(`no master of this cluster listens on port ${port}`);
+      if (node.child.exitCode === null && node.child.signalCode === null) {
+        const exited = new Promise((resolve) => node.child.once('exit', resolve));
+        node.child.kill('SIGKILL');
+        await exited;
+      }
+      node.child = spawn('redis-server', node.args, { stdio: 'ignore' });
+      await waitForPort(port, node.child);
+      await waitUntilServing(nodes);
+    };
+    return { nodes, stop, restart };
   } catch (error) {
     await stop();
     throw error;

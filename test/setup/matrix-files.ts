@@ -16,6 +16,7 @@ export const MATRIX_FILES = [
   'test/adapters/h3v1.test.ts',
   // Engines and stores under faults, and across processes.
   'test/queue/*-faults.test.ts',
+  'test/queue/bullmq-cluster-faults.test.ts',
   'test/queue/*-starter.test.ts',
   'test/queue/multi-process.test.ts',
   'test/queue/cloudflare-bodies.test.ts',

@@ -6,6 +6,7 @@ import {
   type R2BucketLike,
   toMessage,
 } from './bodies.js';
+import type { QueueMessageLike, QueueProducerLike } from './queue.js';
 
 /** Why a message was dead-lettered, added to it as `failure`. */
 export interface DeadLetterFailure {
@@ -55,4 +56,26 @@ export function reasonOf(error: unknown): string {
   const cause = isJobFailure(error) ? error.cause : error;
   if (isWebhookError(cause)) return `${cause.code}: ${cause.reason}`;
   return cause instanceof Error ? cause.message : String(cause);
+}
+
+/**
+ * Sends a message to the dead-letter queue with its reason and acknowledges it; without a
+ * dead-letter queue, or when the send fails, retries it, leaving it to the queue's `max_retries`.
+ */
+export async function sendDeadLetter(
+  message: QueueMessageLike<unknown>,
+  to: { deadLetter?: QueueProducerLike<unknown>; bodies: R2BucketLike; report: (text: string) => void },
+  { body, reason, attempts }: { body: unknown; reason: string; attempts: number },
+): Promise<void> {
+  if (!to.deadLetter) {
+    message.retry();
+    return;
+  }
+  try {
+    await to.deadLetter.send(await deadLetterMessage(body, { reason, attempts }, to.bodies), { contentType: 'json' });
+    message.ack();
+  } catch (error) {
+    to.report(`could not send a message to the dead-letter queue, left to the queue's retries: ${String(error)}`);
+    message.retry();
+  }
 }

@@ -39,6 +39,7 @@ const consume = queueConsumer((env: Env) => ({
   handlers,
   dedup: durableObjectDedupStore(env.WEBHOOK_DEDUP),
   bodies: env.WEBHOOK_BODIES,
+  requeue: env.WEBHOOKS,
   ordering: true,
   deadLetter: env.WEBHOOKS_DEAD,
 }));

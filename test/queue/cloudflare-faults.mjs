@@ -2,7 +2,8 @@
 // `node test/queue/cloudflare-faults.mjs`: the fault rows of Cloudflare Queues that workerd
 // (miniflare, no nodejs_compat) can run: poison messages (no delivery, a body that cannot be
 // read back, a handler that always throws, at the message limit and by reference) are
-// dead-lettered with their reason and nothing else is lost; 40 concurrent copies of one delivery
+// dead-lettered with their reason and nothing else is lost; a message whose claim another
+// worker holds is deferred past its attempts and still runs once; 40 concurrent copies of one delivery
 // have one effect with durableObjectDedupStore; a consumer that throws mid-batch loses none of
 // its batch. Exits 0 only when all passed.
 import assert from 'node:assert/strict';
@@ -103,6 +104,45 @@ await runChecks(
         await sleep(3000);
         assert.equal(await count(`effect ${id}`), 1);
         assert.equal(await count(`dead ${id}`), 0);
+      },
+    ],
+    [
+      'a claim held by another worker defers the message past its attempts: run once, not dead-lettered',
+      async () => {
+        const delivery = queued(sync('held'));
+        assert.deepEqual(await worker.call('/hold', { delivery }), { held: true });
+        await worker.call('/send', { messages: [delivery] });
+        // Seven deferrals with five attempts allowed: each would have been one of them.
+        await until(
+          'seven deferrals, or a dead letter',
+          async () =>
+            (await count(`deferred ${delivery.deliveryId}`)) >= 7 || (await count(`dead ${delivery.deliveryId}`)) > 0,
+          120_000,
+        );
+        assert.equal(await count(`dead ${delivery.deliveryId}`), 0, await reasonOf(delivery.deliveryId));
+        await worker.call('/release', { delivery });
+        await until('the effect', async () => (await count(`effect ${delivery.deliveryId}`)) === 1, 120_000);
+        await sleep(3000);
+        assert.equal(await count(`run ${delivery.deliveryId}`), 1);
+        assert.equal(await count(`effect ${delivery.deliveryId}`), 1);
+        assert.equal(await count(`dead ${delivery.deliveryId}`), 0);
+      },
+    ],
+    [
+      'a handler that always throws, deferred first: dead-lettered after its 5 attempts, counted across copies',
+      async () => {
+        const delivery = queued(sync('always-fails'));
+        assert.deepEqual(await worker.call('/hold', { delivery }), { held: true });
+        await worker.call('/send', { messages: [delivery] });
+        await until('three deferrals', async () => (await count(`deferred ${delivery.deliveryId}`)) >= 3, 120_000);
+        await worker.call('/release', { delivery });
+        await until('the dead letter', async () => (await count(`dead ${delivery.deliveryId}`)) === 1, 120_000);
+        assert.equal(await count(`run ${delivery.deliveryId}`), 5);
+        assert.equal(await reasonOf(delivery.deliveryId), 'always fails');
+        assert.match(
+          (await readLog()).find((line) => line.startsWith(`dead-attempts ${delivery.deliveryId} `)) ?? '',
+          / 5$/,
+        );
       },
     ],
     [

@@ -92,13 +92,48 @@ const consume = queueConsumer((env: Env) => ({
   },
   dedup: durableObjectDedupStore(env.DEDUP),
   bodies: env.BODIES,
+  requeue: env.WEBHOOKS,
   ordering: true,
   retry: { attempts: Number(env.ATTEMPTS ?? 2), initialDelayMs: 1000, maxDelayMs: 2000 },
   deadLetter: env.DEAD,
-  logger: false,
+  // Only deferrals are recorded: the checks count them, and nothing else is printed.
+  logger: {
+    warn: (...args: unknown[]) => {
+      // The worker's line names the delivery: `… delivery <id> is held by another worker …`.
+      const held = args
+        .map(String)
+        .join(' ')
+        .match(/delivery (\S+) is held by another worker/);
+      if (held) void log(env, `deferred ${held[1]}`);
+    },
+    error: () => {},
+  },
 }));
 
+/** Holds, as another worker would, the claim the consumer makes for an article delivery. */
+const heldClaim = (delivery: QueuedDelivery) => ({
+  deliveryId: delivery.deliveryId!,
+  order: {
+    articleId: (JSON.parse(delivery.body) as { article: { id: string } }).article.id,
+    timestamp: delivery.timestamp,
+  },
+});
+const held = new Map<string, string>();
+
 const routes: Record<string, (env: Env, request: Request) => Promise<Response>> = {
+  // Claims a delivery as another worker would (a copy running, or one killed mid-job), then lets it go.
+  '/hold': async (env, request) => {
+    const { delivery } = (await request.json()) as { delivery: QueuedDelivery };
+    const outcome = await durableObjectDedupStore(env.DEDUP).claim(heldClaim(delivery));
+    if (outcome.state !== 'claimed') return Response.json({ held: false, state: outcome.state });
+    held.set(delivery.deliveryId!, outcome.lease);
+    return Response.json({ held: true });
+  },
+  '/release': async (env, request) => {
+    const { delivery } = (await request.json()) as { delivery: QueuedDelivery };
+    await durableObjectDedupStore(env.DEDUP).release(heldClaim(delivery), held.get(delivery.deliveryId!)!);
+    return Response.json({ released: true });
+  },
   '/limit': async () => Response.json(QUEUE_MESSAGE_MAX_BYTES),
   '/log': async (env) => new Response(await (await callLog(env)).text()),
   // Raw messages, as a foreign producer would send them.
@@ -137,6 +172,7 @@ export default {
         const name = letter.deliveryId ?? `original:${JSON.stringify('original' in letter ? letter.original : null)}`;
         await log(env, `dead ${name}`);
         await log(env, `reason ${name} ${letter.failure?.reason ?? '(none)'}`);
+        await log(env, `dead-attempts ${name} ${letter.failure?.attempts}`);
         if ('bodyRef' in letter) await log(env, `dead-ref ${name} ${letter.bodyRef.key}`);
         message.ack();
       }

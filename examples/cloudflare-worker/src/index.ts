@@ -60,6 +60,8 @@ const consume = queueConsumer((env: Env) => {
     dedup: durableObjectDedupStore(env.WEBHOOK_DEDUP),
     // Missing, queueConsumer throws naming the [[r2_buckets]] entry to add.
     bodies: env.WEBHOOK_BODIES!,
+    // This same queue: a delivery another isolate holds is put back on it, costing no attempt.
+    requeue: env.WEBHOOKS!,
     ordering: true,
     deadLetter: env.WEBHOOKS_DEAD,
   };

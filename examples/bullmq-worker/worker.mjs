@@ -16,7 +16,6 @@ const site = await openSite({
   siteTitle: process.env.SITE_TITLE || undefined,
   prefix: `${queueName}:site:`,
 });
-await site.rebuild();
 console.log(`publishing ${process.env.SITE_DIR ?? 'site'}/ for ${process.env.PUBLIC_URL ?? 'http://127.0.0.1:8080'}/`);
 const publish = async (event) => {
   const change = await site.apply(event);
@@ -46,6 +45,9 @@ try {
   console.error(error.message);
   process.exit(1);
 }
+// Once Redis answers: rewrite the pages from the shared state (a schedule that came due while no
+// worker ran, a change another worker made) and set the timers for scheduled articles.
+await site.rebuild();
 console.log(`worker ready on queue ${queueName}`);
 
 for (const signal of ['SIGINT', 'SIGTERM']) {

@@ -14,7 +14,10 @@ import { checkConsumer } from './check-package-consumer.mjs';
 // Raised from 12 KiB for contract v2 (leases, ordering, the adapter kit, inspection): 13.6 KiB measured.
 // Raised from 15 KiB for contract v3, which puts in the core the logging, the handler deadline,
 // the instrumentation interface and queue mode's receiving side: 22.2 KiB measured.
-const CORE_GZIP_BUDGET = 24 * 1024;
+// Raised from 24 KiB for contract v4 (token sources, the rotation window and its kept requests,
+// queue mode's deferral and R2 references): 28.6 KiB measured. What a user ships is the quick
+// start's bundle below, which tree-shaking keeps smaller; issue 35 moves the adapter kit out.
+const CORE_GZIP_BUDGET = 30 * 1024;
 /**
  * Gzipped bytes of what a user's bundler ships for the README's quick start (createReceiver and
  * the Express adapter, esbuild, minified): what only some users need (queue mode, telemetry

@@ -87,7 +87,11 @@ describeWithRedis('examples/bullmq-worker for local development', () => {
     const signed = signDelivery({ token, payload: articleSyncPayload({ article }) });
     const response = await fetch(dev.url, { method: 'POST', headers: signed.headers, body: signed.body });
     expect(await response.json()).toEqual({ ok: true, queued: true });
-    await until('the worker to publish', () => existsSync(join(starter.dir, 'site', 'articles', 'dev-hello.html')), 15_000);
+    await until(
+      'the worker to publish',
+      () => existsSync(join(starter.dir, 'site', 'articles', 'dev-hello.html')),
+      15_000,
+    );
 
     const closed = `redis://127.0.0.1:${await freePort()}`;
     const worker = spawn('npm', ['run', 'worker'], {

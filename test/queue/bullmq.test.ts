@@ -303,7 +303,9 @@ describeWithRedis('queue mode on BullMQ (contract v3), one process', () => {
     await until('the stalled job to be dead-lettered', () => dead.length === 1);
     expect(dead[0]!.info).toMatchObject({ attempt: 2, deadLettered: true });
     expect(String(dead[0]!.error)).toMatch(/lapsed/);
-    expect(await queue.getJobState(await bullmqJobId(deliveryId))).toBe('failed');
+    // onError is told before BullMQ records the failure: wait for the state, not a moment.
+    const jobId = await bullmqJobId(deliveryId);
+    await expect.poll(() => queue.getJobState(jobId), { timeout: 10_000 }).toBe('failed');
     release();
     await Promise.all([stalling.close(), other.close()]);
   });

@@ -60,6 +60,13 @@ export type {
 export type { HeadersInput } from './input/headers.js';
 export type { BodyInput } from './input/body.js';
 export { memoryDedupStore, type MemoryDedupStoreOptions } from './dedup/memory-store.js';
+export { tenantScoped } from './dedup/tenant-scope.js';
+export {
+  DEFAULT_TENANT_LOOKUPS_PER_SECOND,
+  type Tenant,
+  type TenantResolver,
+  type TenantRef,
+} from './receiver/tenant.js';
 export type { KeepLimits, KeptRequest, KeptRequestStore, KeptSummary } from './dedup/kept-requests.js';
 export {
   DEFAULT_LEASE_MS,

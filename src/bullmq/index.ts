@@ -15,7 +15,7 @@
  */
 import type { JobsOptions, Queue } from 'bullmq';
 import type { DeliveryQueue, JobResult } from 'webhook-cms-receiver';
-import { sha256Hex } from '../queue/ids.js';
+import { queueJobKey, sha256Hex } from '../queue/ids.js';
 import { completedResult } from './completed-result.js';
 import { bullmqStats } from './stats.js';
 
@@ -88,14 +88,16 @@ export function bullmqQueue(queue: Queue, options: BullmqQueueOptions = {}): Del
     throw new TypeError('bullmqQueue needs a BullMQ Queue: bullmqQueue(new Queue(name, { connection }))');
   return {
     async enqueue(delivery) {
-      const jobId = delivery.deliveryId === null ? undefined : await bullmqJobId(delivery.deliveryId);
+      const key = queueJobKey(delivery);
+      const jobId = key === null ? undefined : await bullmqJobId(key);
       await queue.add(delivery.event, delivery, { ...DEFAULT_RETENTION, ...options.jobOptions, jobId });
     },
     // Polls the job's hash: no QueueEvents connection to hold open for a wait of a few seconds.
     // A job removed on completion has left its result in the queue's event stream.
     async waitForResult(delivery, { timeoutMs }) {
-      if (delivery.deliveryId === null) return undefined;
-      const jobId = await bullmqJobId(delivery.deliveryId);
+      const key = queueJobKey(delivery);
+      if (key === null) return undefined;
+      const jobId = await bullmqJobId(key);
       const deadline = Date.now() + timeoutMs;
       for (;;) {
         const job = await queue.getJob(jobId);

@@ -1,4 +1,4 @@
-import type { DedupClaim, DedupStore } from 'webhook-cms-receiver';
+import { type DedupClaim, type DedupStore, tenantScoped } from 'webhook-cms-receiver';
 import type { OutOfLineDelivery } from './bodies.js';
 
 /**
@@ -13,11 +13,15 @@ export async function settledBefore(
   store: DedupStore | undefined,
   ordering: boolean,
 ): Promise<'done' | 'running' | 'unknown'> {
-  const { deliveryId, event, timestamp, articleId } = message;
-  if (!store || typeof deliveryId !== 'string') return 'unknown';
+  const { deliveryId: sent, event, timestamp, articleId, tenant } = message;
+  if (!store || typeof sent !== 'string') return 'unknown';
   const ordered = ordering && (event === 'article.sync' || event === 'article.trash');
   if (ordered && typeof articleId !== 'string') return 'unknown';
-  const claim: DedupClaim = ordered ? { deliveryId, order: { articleId: articleId!, timestamp } } : { deliveryId };
+  // Tenant mode: the worker's claims are namespaced by the tenant, so these must be too.
+  const deliveryId = tenantScoped(tenant, sent);
+  const claim: DedupClaim = ordered
+    ? { deliveryId, order: { articleId: tenantScoped(tenant, articleId!), timestamp } }
+    : { deliveryId };
   try {
     const outcome = await store.claim(claim);
     if (outcome.state === 'done' || outcome.state === 'stale') return 'done';

@@ -18,6 +18,7 @@ export type WebhookErrorCode =
   | 'queue_unavailable'
   | 'token_unavailable'
   | 'token_rotating'
+  | 'profile_mismatch'
   | 'method_not_allowed'
   | 'body_already_parsed'
   | 'internal_error';
@@ -45,6 +46,8 @@ const ANSWERS: Record<WebhookErrorCode, readonly [status: number, message: strin
   token_unavailable: [503, 'Token unavailable'],
   // A plausible unknown token while a rotation window is armed: kept and retried, never lost to a 401.
   token_rotating: [503, 'Token rotation in progress'],
+  // Tenant mode: a site's token signed an envelope naming another profile.
+  profile_mismatch: [403, 'Profile mismatch'],
   method_not_allowed: [405, 'Method not allowed'],
   body_already_parsed: [500, 'Server misconfigured'],
   internal_error: [500, 'Internal error'],

@@ -77,6 +77,8 @@ interface EventBase<P extends Envelope> {
   payload: P;
   /** Which configured token matched: 0 is the current one, higher means a rotated-out token is still in use. */
   tokenIndex: number;
+  /** Tenant mode (`createReceiver({ tenants })`): the site this delivery came for. Undefined otherwise. */
+  tenant?: { readonly id: string };
 }
 
 /** An article was created, updated or changed status. */

@@ -14,6 +14,7 @@ import type { DeliveryEnd, DeliveryStart, DeliveryTrace, WebhookEvent } from 'we
 import type { Instruments } from './instruments.js';
 import {
   ATTR_DELIVERY_ID,
+  ATTR_TENANT_ID,
   ATTR_TOKEN_INDEX,
   ATTR_ERROR_TYPE,
   ATTR_EVENT,
@@ -79,6 +80,7 @@ export class DeliverySpan implements DeliveryTrace {
     this.span.setAttribute(ATTR_EVENT, event.name);
     if (event.deliveryId !== null) this.span.setAttribute(ATTR_DELIVERY_ID, event.deliveryId);
     this.span.setAttribute(ATTR_TOKEN_INDEX, event.tokenIndex);
+    if (event.tenant) this.span.setAttribute(ATTR_TENANT_ID, event.tenant.id);
   }
 
   runHandler<T>(run: () => T): T {

@@ -10,6 +10,8 @@ export const ATTR_OUTCOME = 'webhook.outcome';
 export const ATTR_REFUSAL_CODE = 'webhook.refusal.code';
 /** Which configured token matched (0: the current one), so a rotation can tell the old one is unused. */
 export const ATTR_TOKEN_INDEX = 'webhook.token.index';
+/** Tenant mode: the tenant's id. On spans only: a metric attribute per site would multiply every series. */
+export const ATTR_TENANT_ID = 'webhook.tenant.id';
 export const ATTR_STATUS = 'http.response.status_code';
 // The semantic conventions' general attribute for what kind of failure it was: here the stable error code.
 export const ATTR_ERROR_TYPE = 'error.type';

@@ -18,7 +18,7 @@
  */
 import type PgBoss from 'pg-boss';
 import { DEFAULT_RETRY, type DeliveryQueue, type JobResult, type RetryOptions } from 'webhook-cms-receiver';
-import { sha256Hex } from '../queue/ids.js';
+import { queueJobKey, sha256Hex } from '../queue/ids.js';
 import { ensureQueue } from './queues.js';
 import { DEFAULT_PG_BOSS_SCHEMA, pgBossStats } from './stats.js';
 
@@ -103,12 +103,13 @@ export function pgBossQueue(boss: PgBossLike, queueName: string, options: PgBoss
         await boss.send(queueName, delivery);
         return {};
       }
-      const id = await boss.send(queueName, delivery, { id: await pgBossJobId(delivery.deliveryId) });
+      const id = await boss.send(queueName, delivery, { id: await pgBossJobId(queueJobKey(delivery)!) });
       return { duplicate: id === null };
     },
     async waitForResult(delivery, { timeoutMs }) {
-      if (delivery.deliveryId === null) return undefined;
-      const id = await pgBossJobId(delivery.deliveryId);
+      const key = queueJobKey(delivery);
+      if (key === null) return undefined;
+      const id = await pgBossJobId(key);
       const deadline = Date.now() + timeoutMs;
       for (;;) {
         const job = await boss.getJobById(queueName, id);

@@ -160,7 +160,12 @@ export function startWorker<J, C extends HandlerContext = HandlerContext>(
       return;
     }
     const what = info.event ? `${info.event.name} delivery ${info.event.deliveryId ?? '(no delivery id)'}` : 'a job';
-    const fields = { event: info.event?.name, deliveryId: info.event?.deliveryId, err: error };
+    const fields = {
+      event: info.event?.name,
+      deliveryId: info.event?.deliveryId,
+      tenant: info.event?.tenant?.id,
+      err: error,
+    };
     const detail = isWebhookError(error) ? `${error.code}: ${error.reason}` : describeThrown(error);
     const outcome = info.deadLettered
       ? `failed for good on attempt ${info.attempt} and was dead-lettered`
@@ -184,7 +189,7 @@ export function startWorker<J, C extends HandlerContext = HandlerContext>(
       `worker: ${event.name} delivery ${event.deliveryId ?? '(no delivery id)'} is held by another worker (a copy ` +
         `running, or the claim of a worker stopped mid-job until its lease lapses); deferred ${delayMs} ms, ` +
         'not counted as an attempt',
-      { event: event.name, deliveryId: event.deliveryId },
+      { event: event.name, deliveryId: event.deliveryId, tenant: event.tenant?.id },
     );
     const cause = new Error("another worker holds this delivery (a copy running, or a stopped worker's claim)");
     throw new JobFailure(cause, { retry: true, delayMs, deferred: true });
@@ -235,6 +240,7 @@ export function startWorker<J, C extends HandlerContext = HandlerContext>(
       {
         event: event.name,
         deliveryId: event.deliveryId,
+        tenant: event.tenant?.id,
         err: cause,
       },
     );
@@ -299,8 +305,9 @@ function processTrace(
 
 /** The typed event, from the job's data, with the receiver's own parser: nothing is verified again. */
 function rebuild(delivery: QueuedDelivery): WebhookEvent {
-  const { body, deliveryId, tokenIndex } = (delivery ?? {}) as Partial<QueuedDelivery>;
-  if (typeof body !== 'string' || (deliveryId !== null && typeof deliveryId !== 'string')) {
+  const { body, deliveryId, tokenIndex, tenant } = (delivery ?? {}) as Partial<QueuedDelivery>;
+  const badTenant = tenant !== undefined && (typeof tenant !== 'string' || tenant === '');
+  if (typeof body !== 'string' || (deliveryId !== null && typeof deliveryId !== 'string') || badTenant) {
     throw new WebhookError('invalid_payload', 'the job is not a delivery enqueued by createReceiver({ queue })');
   }
   let json: unknown;
@@ -309,7 +316,10 @@ function rebuild(delivery: QueuedDelivery): WebhookEvent {
   } catch {
     throw new WebhookError('invalid_payload', "the job's body is not valid JSON");
   }
-  return parseEvent(json, { deliveryId, tokenIndex: typeof tokenIndex === 'number' ? tokenIndex : 0 });
+  const event = parseEvent(json, { deliveryId, tokenIndex: typeof tokenIndex === 'number' ? tokenIndex : 0 });
+  // The receiver checked the tenant's token and profile; the worker keeps its state apart by it.
+  if (tenant !== undefined) event.tenant = Object.freeze({ id: tenant });
+  return event;
 }
 
 /**

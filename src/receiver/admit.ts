@@ -11,7 +11,7 @@ import type { WebhookHandlers } from './handlers.js';
 import { reportRejection } from './hooks.js';
 import { inspectDelivery } from './inspection.js';
 import { type GuardedTrace, startTrace } from './guarded-trace.js';
-import type { TokenKeeper } from './token-keeper.js';
+import type { TokenMatcher } from './token-matcher.js';
 import { type Admitted, type StreamedDigest, verifyDelivery } from './verify-delivery.js';
 
 /** Checks a request's head before its body is read: method, declared size, token (see `Receiver.admit`). */
@@ -49,7 +49,7 @@ export function admit(core: Core, head: RequestHead): Admission {
  * delivering to a client that writes the whole body before reading, so the adapter discards
  * the body instead of cutting the connection. The answer stays 413 either way (check 1 first).
  */
-function holdsToken(keeper: TokenKeeper, authorization: string | undefined): boolean {
+function holdsToken(keeper: TokenMatcher, authorization: string | undefined): boolean {
   try {
     return keeper.matchNow(authorization) !== undefined;
   } catch {

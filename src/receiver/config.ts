@@ -2,13 +2,16 @@ import { defaultCryptoProvider } from '../crypto/default-provider.js';
 import type { WebhookError } from '../errors/webhook-error.js';
 import { positiveOption } from '../internal/positive.js';
 import { DEFAULT_MAX_BODY_BYTES, DEFAULT_TOLERANCE_SECONDS, type ReceiverOptions } from './options.js';
+import { TenantKeeper } from './tenant-keeper.js';
+import { DEFAULT_TENANT_LOOKUPS_PER_SECOND } from './tenant.js';
 import { TokenKeeper } from './token-keeper.js';
+import type { TokenMatcher } from './token-matcher.js';
 import { DEFAULT_TOKEN_CACHE_MS } from './token-source.js';
 
 /** What verification needs, resolved from the options once per receiver. */
 export interface VerifyConfig {
-  /** The tokens (fixed or from a source) and the rotation window. */
-  keeper: TokenKeeper;
+  /** The tokens (fixed, from a source, or per tenant) and the rotation window. */
+  keeper: TokenMatcher;
   toleranceSeconds: number;
   maxBodyBytes: number;
   now: () => number;
@@ -26,14 +29,17 @@ export function resolveConfig(
     throw new TypeError('createReceiver needs an options object: createReceiver({ token: process.env.WEBHOOK_TOKEN })');
   }
   const now = options.now ?? Date.now;
-  const keeper = new TokenKeeper({
-    token: options.token,
+  const common = {
     rotatingUntil: options.rotatingUntil,
     cacheMs: positiveOption(options.tokenCacheMs, DEFAULT_TOKEN_CACHE_MS, 'createReceiver: tokenCacheMs'),
     crypto: options.crypto ?? defaultCryptoProvider(),
     now,
     onReadFailed,
-  });
+  };
+  const keeper: TokenMatcher =
+    options.tenants === undefined
+      ? new TokenKeeper({ ...common, token: options.token })
+      : new TenantKeeper({ ...common, ...tenantOptions(options) });
   return {
     keeper,
     toleranceSeconds: positiveOption(
@@ -43,5 +49,29 @@ export function resolveConfig(
     ),
     maxBodyBytes: positiveOption(options.maxBodyBytes, DEFAULT_MAX_BODY_BYTES, 'createReceiver: maxBodyBytes'),
     now,
+  };
+}
+
+/** The tenant-mode options, checked: `tenants` is a function and replaces `token`. */
+function tenantOptions(options: ReceiverOptions) {
+  if (typeof options.tenants !== 'function') {
+    throw new TypeError(
+      'createReceiver: tenants must be a function called with the SHA-256 hex of the presented token, ' +
+        'returning { id, token, profileId?, domain? } or undefined.',
+    );
+  }
+  if (options.token !== undefined) {
+    throw new TypeError(
+      "createReceiver: pass either token or tenants, not both. With tenants, each site's token comes from " +
+        "what tenants returns for its hash; a token list would accept any site's token for every site.",
+    );
+  }
+  return {
+    tenants: options.tenants,
+    lookupsPerSecond: positiveOption(
+      options.tenantLookupsPerSecond,
+      DEFAULT_TENANT_LOOKUPS_PER_SECOND,
+      'createReceiver: tenantLookupsPerSecond',
+    ),
   };
 }

@@ -56,11 +56,13 @@ export function reportError(options: ReceiverOptions, error: unknown, event: Web
     callHook(options, 'onError', options.onError, error, event);
     return;
   }
-  const what = `${event.name} delivery ${event.deliveryId ?? '(no delivery id)'}`;
+  const tenant = event.tenant ? ` of tenant ${event.tenant.id}` : '';
+  const what = `${event.name} delivery ${event.deliveryId ?? '(no delivery id)'}${tenant}`;
   const detail = isWebhookError(error) ? `${error.code}: ${error.reason}` : describeThrown(error);
   reportingOf(options).log.error(`${what}: ${detail} (pass onError to createReceiver to handle this)`, {
     event: event.name,
     deliveryId: event.deliveryId,
+    ...(event.tenant ? { tenant: event.tenant.id } : {}),
     ...(isWebhookError(error) ? { code: error.code, reason: error.reason } : {}),
     err: error,
   });

@@ -6,15 +6,16 @@ import { describeThrown } from '../internal/describe.js';
 import type { VerifyConfig } from './config.js';
 import type { WebhookHandlers } from './handlers.js';
 import { reportRejection } from './hooks.js';
-import { fromBase64, randomId, sha256Hex, toBase64 } from './kept-encoding.js';
+import { tokenSha256Hex } from '../crypto/token-sha256.js';
+import { fromBase64, randomId, toBase64 } from './kept-encoding.js';
 import type { ReceiverOptions } from './options.js';
 import type { Pipeline } from './pipeline.js';
-import { bearerStart, type TokenKey } from './token.js';
+import { bearerStart } from './token.js';
+import type { MatchedToken } from './token-matcher.js';
 import { type DeliveryInput, type KeptInput, verifyDelivery } from './verify-delivery.js';
 
 /** The headers the checks read, kept with a request (the token itself only as its hash). */
 const KEPT_HEADERS = ['x-service-timestamp', 'x-service-signature', 'x-service-delivery-id', 'x-service-event'];
-const encoder = new TextEncoder();
 // Kept requests outlive the window by this much in the store, so the pass that drops them at
 // the window's end can still count them; the store's own expiry is only the backstop.
 const EXPIRY_GRACE_MS = 60_000;
@@ -43,7 +44,6 @@ export class KeptDeliveries {
   private timer: ReturnType<typeof setTimeout> | undefined;
   private retrying: Promise<void> | undefined;
   private again = false;
-  private readonly hashes = new WeakMap<TokenKey, Promise<string>>();
 
   constructor(private readonly deps: KeptDeliveriesOptions) {}
 
@@ -76,7 +76,7 @@ export class KeptDeliveries {
     }
     const request: KeptRequest = {
       id: randomId(),
-      tokenSha256: await sha256Hex(encoder.encode(authorization.slice(bearerStart(authorization)))),
+      tokenSha256: await tokenSha256Hex(authorization.slice(bearerStart(authorization))),
       headers,
       body: toBase64(bytes),
       receivedAt: config.now(),
@@ -122,31 +122,30 @@ export class KeptDeliveries {
       }
       return;
     }
-    const keys = config.keeper.current();
     // Handlers come from the adapter's first `handle()`: before it, this instance cannot process.
-    if (!keys || !this.handled) return;
+    if (!this.handled) return;
     const kept = await store.list();
-    if (kept.length === 0) return;
-    const hashes = await Promise.all(keys.map((key) => this.hashOf(key)));
     for (const summary of kept) {
-      const index = hashes.indexOf(summary.tokenSha256);
-      if (index < 0) continue;
+      // Tenant mode looks each hash up through `tenants` again: a site's new token finds its requests.
+      const matched = await config.keeper.matchKept(summary.tokenSha256);
+      if (!matched) continue;
       const request = await store.take(summary.id);
-      if (request) await this.process(request, keys[index]!);
+      if (request) await this.process(request, matched);
     }
   }
 
   /** One kept request, verified as of the time it arrived, through the same pipeline as a live one. */
-  private async process(request: KeptRequest, key: TokenKey): Promise<void> {
+  private async process(request: KeptRequest, matched: MatchedToken): Promise<void> {
     const { config, options, pipeline } = this.deps;
     const input: KeptInput = {
-      headers: { ...request.headers, authorization: `Bearer ${key.token}` },
+      headers: { ...request.headers, authorization: `Bearer ${matched.key.token}` },
       body: fromBase64(request.body),
       receivedAt: request.receivedAt,
     };
     let event: WebhookEvent;
     try {
-      event = await verifyDelivery({ ...config, now: () => request.receivedAt }, input);
+      const admitted = { headers: headerLookup(input.headers), matched };
+      event = await verifyDelivery({ ...config, now: () => request.receivedAt }, input, admitted);
     } catch (thrown) {
       // Its token is known but it does not verify: never processed, and the refusal is reported as usual.
       reportRejection(options, thrown, input.headers);
@@ -159,15 +158,6 @@ export class KeptDeliveries {
       const limits = { maxCount: this.deps.maxCount, maxBytes: this.deps.maxBytes, until: until + EXPIRY_GRACE_MS };
       await this.deps.store.keep(request, limits);
     }
-  }
-
-  private hashOf(key: TokenKey): Promise<string> {
-    let hash = this.hashes.get(key);
-    if (!hash) {
-      hash = sha256Hex(key.bytes);
-      this.hashes.set(key, hash);
-    }
-    return hash;
   }
 
   /** The next pass: after `tokenCacheMs`, or when the window ends if sooner; never holds the process open. */

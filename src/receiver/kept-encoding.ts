@@ -1,5 +1,5 @@
 /**
- * Byte encodings for kept requests, on Web APIs only (`btoa`, `atob`, Web Crypto), so they
+ * Byte encodings for kept requests, on Web APIs only (`btoa`, `atob`, `crypto.randomUUID`), so they
  * run unchanged on Node, Bun, Deno and Workers.
  */
 
@@ -20,14 +20,6 @@ export function fromBase64(text: string): Uint8Array {
   const bytes = new Uint8Array(binary.length);
   for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
   return bytes;
-}
-
-/** SHA-256 of a token's bytes, lower-case hex: what a store keeps instead of the token. */
-export async function sha256Hex(bytes: Uint8Array): Promise<string> {
-  const digest = new Uint8Array(await crypto.subtle.digest('SHA-256', bytes as Uint8Array<ArrayBuffer>));
-  let hex = '';
-  for (const byte of digest) hex += byte.toString(16).padStart(2, '0');
-  return hex;
 }
 
 /** A random id for a kept request. */

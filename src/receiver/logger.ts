@@ -27,6 +27,8 @@ export interface LogFields {
   reason?: string;
   deliveryId?: string | null;
   event?: string;
+  /** Tenant mode: the tenant a line is about. */
+  tenant?: string;
   /** How many lines with this code were left out over the last minute. */
   omitted?: number;
   /** Which token (0: the first) signed the deliveries a line is about. */

@@ -6,6 +6,7 @@ import type { InspectedDelivery } from './inspected-delivery.js';
 import type { Instrumentation } from './instrumentation.js';
 import type { Logger } from './logger.js';
 import type { DeliveryQueue } from './queue-types.js';
+import type { TenantResolver } from './tenant.js';
 import type { RotationDeadline, TokenSource } from './token-source.js';
 
 /** The default of `toleranceSeconds`: how far the timestamp header may be from now. */
@@ -53,8 +54,28 @@ export interface ReceiverOptions {
    * read again at once (at most once a second) when a delivery presents an unknown token.
    * Until a read succeeds, deliveries are answered 503 `Token unavailable` (retried).
    */
-  token: string | readonly string[] | TokenSource;
-  /** How long a token source's answer is kept, in milliseconds. Default 60 000. */
+  token?: string | readonly string[] | TokenSource;
+  /**
+   * Tenant mode, instead of `token`: many sites, each with its own token, at one endpoint. Called
+   * with the SHA-256 hex of the presented Bearer token (never the token), returning the
+   * `Tenant` it belongs to or undefined. The token is then compared with the tenant's in
+   * constant time, article events must name the tenant's `profileId`/`domain` (else 403
+   * `Profile mismatch`), handlers get `event.tenant`, and dedup keys, ordering marks, job ids
+   * and kept requests are kept per tenant. Passing both `tenants` and `token` throws.
+   *
+   * @example
+   * ```ts
+   * const receiver = createReceiver({ tenants: (tokenSha256) => sitesByTokenHash.get(tokenSha256) });
+   * ```
+   */
+  tenants?: TenantResolver;
+  /**
+   * Tenant mode: lookups of token hashes not in the cache, per second, beyond which a request
+   * is answered 503 `Token unavailable` (the service retries it) without calling `tenants`, so
+   * a flood of random tokens cannot become a flood of database queries. Default 50.
+   */
+  tenantLookupsPerSecond?: number;
+  /** How long a token source's answer (or a found tenant) is kept, in milliseconds. Default 60 000. */
   tokenCacheMs?: number;
   /**
    * Arms a rotation window until this moment (a `Date`, epoch ms or ISO string, at most 24 h

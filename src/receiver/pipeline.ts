@@ -7,6 +7,7 @@ import {
   type StoredAnswer,
   type TransactOutcome,
 } from '../dedup/store.js';
+import { tenantScoped } from '../dedup/tenant-scope.js';
 import { isWebhookError, WebhookError } from '../errors/webhook-error.js';
 import type { WebhookEvent } from '../events/types.js';
 import { describeThrown } from '../internal/describe.js';
@@ -86,13 +87,14 @@ export function createPipeline({ options, store }: PipelineOptions): Pipeline {
   };
 
   /** Answers a delivery the store already knows: a duplicate, a copy in flight, or a stale one. */
-  const settled = (claim: DedupClaim, outcome: Settled, event: WebhookEvent): Answer => {
+  const settled = (outcome: Settled, event: WebhookEvent): Answer => {
+    // Hooks get the ids as sent, not as namespaced for the store in tenant mode.
+    const deliveryId = event.deliveryId!;
     if (outcome.state === 'stale') {
-      const { articleId, timestamp } = claim.order!;
       const info = {
-        deliveryId: claim.deliveryId,
-        articleId,
-        timestamp,
+        deliveryId,
+        articleId: (event as { article: { id: string } }).article.id,
+        timestamp: event.timestamp,
         newerTimestamp: outcome.newerTimestamp,
         event,
       };
@@ -100,7 +102,7 @@ export function createPipeline({ options, store }: PipelineOptions): Pipeline {
       return { status: 200, body: STALE_ANSWER };
     }
     const inProgress = outcome.state === 'in-progress';
-    callHook(options, 'onDuplicate', options.onDuplicate, { deliveryId: claim.deliveryId, inProgress, event });
+    callHook(options, 'onDuplicate', options.onDuplicate, { deliveryId, inProgress, event });
     if (outcome.state === 'in-progress') {
       return errorAnswer(new WebhookError('delivery_in_progress', 'another copy of this delivery is being handled'));
     }
@@ -113,7 +115,7 @@ export function createPipeline({ options, store }: PipelineOptions): Pipeline {
     const recorded = (done: boolean | void): Answer => {
       if (success && done === false) {
         const lost = new Error(
-          `delivery ${claim.deliveryId} was taken over by another request after its lease lapsed, so its handler ` +
+          `delivery ${event.deliveryId} was taken over by another request after its lease lapsed, so its handler ` +
             'may have run twice; raise leaseMs or check that lease renewal reaches the store',
         );
         reportError(options, lost, event);
@@ -137,7 +139,7 @@ export function createPipeline({ options, store }: PipelineOptions): Pipeline {
   };
 
   const afterClaim = (claim: DedupClaim, outcome: ClaimOutcome, event: WebhookEvent, handlers?: WebhookHandlers) => {
-    if (outcome.state !== 'claimed') return settled(claim, outcome, event);
+    if (outcome.state !== 'claimed') return settled(outcome, event);
     const { lease } = outcome;
     if (outcome.warning) reportError(options, outcome.warning, event);
     const answer = run(event, handlers);
@@ -160,7 +162,7 @@ export function createPipeline({ options, store }: PipelineOptions): Pipeline {
         failure = answer;
         throw new Error('the handler failed; rolling back');
       });
-      return outcome.state === 'committed' ? { status: 200, body: outcome.answer } : settled(claim, outcome, event);
+      return outcome.state === 'committed' ? { status: 200, body: outcome.answer } : settled(outcome, event);
     } catch (cause) {
       return failure ?? storeFailed(event, 'run the delivery in a transaction', cause);
     }
@@ -186,10 +188,12 @@ export function createPipeline({ options, store }: PipelineOptions): Pipeline {
   };
 }
 
+/** The store's view of a delivery; in tenant mode its ids are namespaced by the tenant. */
 function claimOf(event: WebhookEvent, ordering: boolean): DedupClaim {
-  const deliveryId = event.deliveryId!;
+  const tenant = event.tenant?.id;
+  const deliveryId = tenantScoped(tenant, event.deliveryId!);
   if (!ordering || (event.type !== 'article.sync' && event.type !== 'article.trash')) return { deliveryId };
-  return { deliveryId, order: { articleId: event.article.id, timestamp: event.timestamp } };
+  return { deliveryId, order: { articleId: tenantScoped(tenant, event.article.id), timestamp: event.timestamp } };
 }
 
 function succeeded(publishedUrl: string | undefined): Answer {

@@ -1,6 +1,7 @@
 import { bodyBytes } from '../input/body.js';
 import { decodeUtf8 } from '../input/utf8.js';
 import { type ClaimOutcome, type DedupClaim, type DedupStore, okAnswer } from '../dedup/store.js';
+import { tenantScoped } from '../dedup/tenant-scope.js';
 import { WebhookError } from '../errors/webhook-error.js';
 import type { WebhookEvent } from '../events/types.js';
 import { describeThrown } from '../internal/describe.js';
@@ -134,7 +135,7 @@ export function createQueuePipeline({ options, config, store, queue }: QueuePipe
   };
 
   const claimed = async (event: WebhookEvent, delivery: QueuedDelivery, dedup: DedupStore): Promise<Answer> => {
-    const claim: DedupClaim = { deliveryId: QUEUED_CLAIM_PREFIX + event.deliveryId };
+    const claim: DedupClaim = { deliveryId: QUEUED_CLAIM_PREFIX + tenantScoped(event.tenant?.id, event.deliveryId!) };
     let outcome: ClaimOutcome;
     try {
       outcome = await dedup.claim(claim);
@@ -184,6 +185,7 @@ export function createQueuePipeline({ options, config, store, queue }: QueuePipe
       // A kept request (rotation window) was received when it first arrived, not when it was let out.
       receivedAt: (input as Partial<KeptInput> | undefined)?.receivedAt ?? config.now(),
     };
+    if (event.tenant) delivery.tenant = event.tenant.id;
     if (trace) {
       const carrier: Record<string, string> = {};
       trace.inject(carrier);

@@ -24,6 +24,11 @@ export interface QueuedDelivery {
   event: string;
   /** Which configured token matched: 0 is the current one. */
   tokenIndex: number;
+  /**
+   * Tenant mode: the id of the tenant it came for. Engines derive job ids from it and the
+   * delivery id together (`queueJobKey`), and workers give it to handlers as `event.tenant`.
+   */
+  tenant?: string;
   /** When the receiver accepted it, in milliseconds since the epoch (the receiver's clock). */
   receivedAt: number;
   /**

@@ -2,14 +2,12 @@ import type { CryptoProvider } from '../crypto/provider.js';
 import { WebhookError } from '../errors/webhook-error.js';
 import { describeThrown } from '../internal/describe.js';
 import type { MaybePromise } from '../internal/maybe.js';
+import { tokenSha256Hex } from '../crypto/token-sha256.js';
 import { bearerStart, findToken, plausibleToken, type TokenKey, unknownToken } from './token.js';
+import type { MatchedToken, TokenMatcher } from './token-matcher.js';
 import { readDeadline, readTokenList, type TokenSource } from './token-source.js';
 
-/** The token that matched a request's Bearer token, and where it stands in the current list. */
-export interface MatchedToken {
-  index: number;
-  key: TokenKey;
-}
+export type { MatchedToken } from './token-matcher.js';
 
 /** What a {@link TokenKeeper} is made from, once per receiver. */
 export interface TokenKeeperOptions {
@@ -32,7 +30,7 @@ const encoder = new TextEncoder();
  * the rotation window. Check 2 goes through {@link TokenKeeper.match}; this is the one place
  * that knows where tokens come from, so other modes (tenants) can build on it.
  */
-export class TokenKeeper {
+export class TokenKeeper implements TokenMatcher {
   private keys: readonly TokenKey[] | undefined;
   // One match object per token of the current list, made with the list: a delivery allocates none.
   private matches: readonly MatchedToken[] = [];
@@ -44,6 +42,7 @@ export class TokenKeeper {
   private reportedAt = Number.NEGATIVE_INFINITY;
   private reading: Promise<void> | undefined;
   private changed: (() => void) | undefined;
+  private readonly hashes = new WeakMap<TokenKey, MaybePromise<string>>();
 
   constructor(private readonly options: TokenKeeperOptions) {
     const now = options.now;
@@ -100,6 +99,19 @@ export class TokenKeeper {
     const refusal = this.refusal(authorization!, start);
     if (refusal.code === 'token_rotating') return undefined;
     throw refusal;
+  }
+
+  /** The current token whose SHA-256 hex is this, for a kept request. */
+  async matchKept(tokenSha256: string): Promise<MatchedToken | undefined> {
+    const keys = this.keys;
+    if (!keys) return undefined;
+    for (let i = 0; i < keys.length; i++) {
+      const key = keys[i]!;
+      let hash = this.hashes.get(key);
+      if (hash === undefined) this.hashes.set(key, (hash = tokenSha256Hex(key.token)));
+      if ((await hash) === tokenSha256) return this.matches[i];
+    }
+    return undefined;
   }
 
   /** Calls `listener` whenever a read changes the token list (kept requests are then re-checked). */

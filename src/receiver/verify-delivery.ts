@@ -14,7 +14,8 @@ import {
 import { decodeUtf8 } from '../input/utf8.js';
 import { isThenable, type MaybePromise } from '../internal/maybe.js';
 import type { VerifyConfig } from './config.js';
-import type { MatchedToken } from './token-keeper.js';
+import { checkTenant } from './tenant-binding.js';
+import type { MatchedToken } from './token-matcher.js';
 
 /** A delivery as received: headers and the raw body. */
 export interface DeliveryInput {
@@ -85,9 +86,8 @@ function checkSigned(
   if (streamed !== undefined && (streamed.timestamp !== timestamp || streamed.length !== bytes.byteLength))
     streamed = undefined;
   const valid = streamed ? streamed.matches(expected) : token.key.hmac.verify(`${timestamp}.`, bytes, expected);
-  const tokenIndex = token.index;
-  if (typeof valid === 'boolean') return finish(valid, record, lookup, bytes, tokenIndex);
-  return valid.then((ok) => finish(ok, record, lookup, bytes, tokenIndex));
+  if (typeof valid === 'boolean') return finish(valid, record, lookup, bytes, token);
+  return valid.then((ok) => finish(ok, record, lookup, bytes, token));
 }
 
 /** One header, from whichever of the two `verifyDelivery` has: a plain call, no closure per delivery. */
@@ -105,7 +105,7 @@ function finish(
   record: Readonly<Record<string, unknown>> | undefined,
   lookup: HeaderLookup | undefined,
   bytes: Uint8Array,
-  tokenIndex: number,
+  token: MatchedToken,
 ): WebhookEvent {
   if (!valid) {
     throw new WebhookError(
@@ -115,7 +115,8 @@ function finish(
     );
   }
   const deliveryId = header(record, lookup, 'x-service-delivery-id') || null;
-  return parseEvent(parseJson(bytes), { deliveryId, tokenIndex });
+  const event = parseEvent(parseJson(bytes), { deliveryId, tokenIndex: token.index });
+  return token.tenant === undefined ? event : checkTenant(event, token.tenant);
 }
 
 /** Checks 3 and 4. */

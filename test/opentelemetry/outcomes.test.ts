@@ -250,6 +250,20 @@ describe('openTelemetry(): one span and one count per delivery, through handle()
     expect(only('webhook.receive').attributes['webhook.token.index']).toBe(1);
   });
 
+  it('tenant mode: webhook.tenant.id on the span, never on a metric', async () => {
+    const tenant = { id: 'site-otel', token: 'whk_tenant_otel_token' };
+    await createReceiver({
+      tenants: () => tenant,
+      ...quiet,
+      instrumentation: openTelemetry(sdk.providers),
+    }).handle(signDelivery({ token: tenant.token, payload: testPayload() }), {});
+    expect(only('webhook.receive').attributes['webhook.tenant.id']).toBe('site-otel');
+    const metrics = JSON.stringify((await sdk.metrics()).scopeMetrics.flatMap((scope) => scope.metrics));
+    expect(metrics).toContain('webhook.deliveries');
+    expect(metrics).not.toContain('site-otel');
+    expect(metrics).not.toContain('webhook.tenant');
+  });
+
   it('a test event without a delivery id and without a handler: processed, no id, no handler span', async () => {
     await receiver().handle(signDelivery({ token, payload: testPayload(), deliveryId: null }), {});
     expect(only('webhook.receive').attributes).toEqual({

@@ -3,6 +3,7 @@ import type { CryptoProvider } from '../crypto/provider.js';
 import { WebhookError } from '../errors/webhook-error.js';
 import { describeThrown } from '../internal/describe.js';
 import { andThen, type MaybePromise } from '../internal/maybe.js';
+import { LookupBudget } from './lookup-budget.js';
 import { readTenant } from './tenant-shape.js';
 import type { TenantBinding, TenantResolver } from './tenant.js';
 import { bearerStart, findToken, plausibleToken, type TokenKey, unknownToken } from './token.js';
@@ -47,13 +48,13 @@ export class TenantKeeper implements TokenMatcher {
   private readonly pending = new Map<string, Promise<Entry>>();
   private readonly hashes = new WeakMap<TokenKey, MaybePromise<string>>();
   private readonly deadline: number | undefined;
-  private windowStart = Number.NEGATIVE_INFINITY;
-  private lookups = 0;
+  private readonly budget: LookupBudget;
   private reportedAt = Number.NEGATIVE_INFINITY;
   private changed: (() => void) | undefined;
 
   constructor(private readonly options: TenantKeeperOptions) {
     this.deadline = readDeadline(options.rotatingUntil, options.now, 'createReceiver: rotatingUntil');
+    this.budget = new LookupBudget(options.lookupsPerSecond, options.now);
   }
 
   match(authorization: string | undefined): MaybePromise<MatchedToken> {
@@ -72,7 +73,7 @@ export class TenantKeeper implements TokenMatcher {
     const entry = this.cache.get(hash);
     if (!entry || entry.expiresAt <= this.options.now()) {
       // Refused here, before the body is read, when the lookup would be refused anyway.
-      if (!entry && !this.budgetLeft()) throw this.overCap();
+      if ((!entry || entry.matches.length === 0) && !this.budget.left()) throw this.budget.exhausted();
       return undefined;
     }
     try {
@@ -133,8 +134,11 @@ export class TenantKeeper implements TokenMatcher {
     const running = this.pending.get(hash);
     if (running) return running;
     if (capped) {
-      if (!this.budgetLeft()) return Promise.reject(this.overCap());
-      this.lookups++;
+      try {
+        this.budget.take();
+      } catch (exhausted) {
+        return Promise.reject(exhausted);
+      }
     }
     const promise = this.resolve(hash, previous).finally(() => this.pending.delete(hash));
     this.pending.set(hash, promise);
@@ -188,23 +192,6 @@ export class TenantKeeper implements TokenMatcher {
       if (this.cache.size <= MAX_ENTRIES) break;
       this.cache.delete(key);
     }
-  }
-
-  private budgetLeft(): boolean {
-    const now = this.options.now();
-    if (now - this.windowStart >= 1000) {
-      this.windowStart = now;
-      this.lookups = 0;
-    }
-    return this.lookups < this.options.lookupsPerSecond;
-  }
-
-  private overCap(): WebhookError {
-    return new WebhookError(
-      'token_unavailable',
-      `more than ${this.options.lookupsPerSecond} lookups of unknown tokens in the last second ` +
-        '(tenantLookupsPerSecond): answered 503 so the service retries, without calling tenants',
-    );
   }
 
   private report(cause: unknown, now: number): void {

@@ -12,6 +12,8 @@ export interface KeepLeaseOptions {
   store: DedupStore;
   claim: DedupClaim;
   lease: string;
+  /** The delivery id as sent, for messages (the claim's is namespaced in tenant mode). */
+  deliveryId: string;
   /** Called at most once: the lease was taken over, or the store failed to renew it. */
   onTrouble: (error: Error) => void;
 }
@@ -22,7 +24,7 @@ export interface KeepLeaseOptions {
  * frees after one lease. Only started for handlers that do not finish synchronously.
  */
 export function keepLease(options: KeepLeaseOptions): LeaseKeeper {
-  const { store, claim, lease, onTrouble } = options;
+  const { store, claim, lease, deliveryId, onTrouble } = options;
   const renew = store.renew?.bind(store);
   if (!renew) return { stop() {} };
   const everyMs = Math.max(1, Math.floor((store.leaseMs ?? DEFAULT_LEASE_MS) / 3));
@@ -40,7 +42,7 @@ export function keepLease(options: KeepLeaseOptions): LeaseKeeper {
           if (held === false) {
             tell(
               new Error(
-                `the lease on delivery ${claim.deliveryId} was taken over by another request while its handler ran; ` +
+                `the lease on delivery ${deliveryId} was taken over by another request while its handler ran; ` +
                   'the handler may run twice. Is the store shared by hosts whose leaseMs differ?',
               ),
             );

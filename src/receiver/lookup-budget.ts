@@ -1,32 +1,38 @@
 import { WebhookError } from '../errors/webhook-error.js';
 
 /**
- * Tenant mode's cap on lookups of uncached token hashes: at most `perSecond` in any one-second
- * window, so a flood of random tokens costs the resolver (a database) that many calls a second.
+ * Tenant mode's cap on lookups of unknown token hashes: a bucket of `perSecond` lookups that
+ * refills at `perSecond` a second, so no stretch of time sees more than `perSecond` lookups
+ * plus what the elapsed time refilled. A flood of random tokens costs the resolver (a
+ * database) that many calls a second.
  */
 export class LookupBudget {
-  private windowStart = Number.NEGATIVE_INFINITY;
-  private used = 0;
+  private tokens: number;
+  private filledAt: number;
 
   constructor(
     private readonly perSecond: number,
     private readonly now: () => number,
-  ) {}
+  ) {
+    this.tokens = perSecond;
+    this.filledAt = now();
+  }
 
-  /** True while this second's window has a lookup left; opens a new window once a second has passed. */
+  /** True while a lookup is left in the bucket. */
   left(): boolean {
     const now = this.now();
-    if (now - this.windowStart >= 1000) {
-      this.windowStart = now;
-      this.used = 0;
+    const refill = ((now - this.filledAt) * this.perSecond) / 1000;
+    if (refill > 0) {
+      this.tokens = Math.min(this.perSecond, this.tokens + refill);
+      this.filledAt = now;
     }
-    return this.used < this.perSecond;
+    return this.tokens >= 1;
   }
 
   /** Takes one lookup when there is one left; else throws the 503 the request is answered with. */
   take(): void {
     if (!this.left()) throw this.exhausted();
-    this.used++;
+    this.tokens--;
   }
 
   /** The refusal past the cap: 503, retried by the service, never a 401 a real site could lose a delivery to. */

@@ -144,7 +144,13 @@ export function createPipeline({ options, store }: PipelineOptions): Pipeline {
     if (outcome.warning) reportError(options, outcome.warning, event);
     const answer = run(event, handlers);
     if (!isThenable(answer)) return record(claim, lease, answer, event);
-    const keeper = keepLease({ store, claim, lease, onTrouble: (error) => reportError(options, error, event) });
+    const keeper = keepLease({
+      store,
+      claim,
+      lease,
+      deliveryId: event.deliveryId!,
+      onTrouble: (error) => reportError(options, error, event),
+    });
     return answer.then((done) => {
       keeper.stop();
       return record(claim, lease, done, event);

@@ -5,16 +5,20 @@ import type { TenantBinding } from './tenant.js';
 /**
  * Tenant mode's last check: an article event must name the tenant's profile (where the tenant
  * names one), so one site's token cannot sign deliveries for another site. A `test` event
- * (profile null) passes on the token alone. Returns the event with `tenant` set.
+ * (profile null) passes on the token alone; an event this version does not know is held to
+ * the same check when it carries a profile. Returns the event with `tenant` set.
  */
 export function checkTenant(event: WebhookEvent, tenant: TenantBinding): WebhookEvent {
-  if (event.type === 'article.sync' || event.type === 'article.trash') {
-    const { id, domain } = event.profile;
+  const profile = profileOf(event);
+  if (profile) {
+    const { id, domain } = profile;
     const wrongId = tenant.profileId !== undefined && id !== tenant.profileId;
-    const wrongDomain = tenant.domain !== undefined && domain.toLowerCase() !== tenant.domain;
+    const wrongDomain = tenant.domain !== undefined && domain?.toLowerCase() !== tenant.domain;
     if (wrongId || wrongDomain) {
       // Both sides go to onRejected through the reason; the answer is only "Profile mismatch".
-      const named = wrongId ? `profile.id ${JSON.stringify(id)}` : `profile.domain ${JSON.stringify(domain)}`;
+      const named = wrongId
+        ? `profile.id ${typeof id === 'string' ? JSON.stringify(id) : `of type ${typeof id}`}`
+        : `profile.domain ${JSON.stringify(domain)}`;
       const expected = wrongId
         ? `profile ${JSON.stringify(tenant.profileId)}`
         : `domain ${JSON.stringify(tenant.domain)}`;
@@ -27,4 +31,14 @@ export function checkTenant(event: WebhookEvent, tenant: TenantBinding): Webhook
   }
   (event as { tenant?: TenantBinding['ref'] }).tenant = tenant.ref;
   return event;
+}
+
+/** The profile an event names: article events always have one (checked by the parser), unknown ones may. */
+function profileOf(event: WebhookEvent): { id: unknown; domain: string | undefined } | undefined {
+  if (event.type === 'article.sync' || event.type === 'article.trash') return event.profile;
+  if (event.type !== 'unknown') return undefined;
+  const profile = (event.payload as { profile?: unknown }).profile;
+  if (typeof profile !== 'object' || profile === null) return undefined;
+  const { id, domain } = profile as { id?: unknown; domain?: unknown };
+  return { id, domain: typeof domain === 'string' ? domain : undefined };
 }

@@ -1,10 +1,11 @@
-import { tokenSha256Hex } from '../crypto/token-sha256.js';
 import type { CryptoProvider } from '../crypto/provider.js';
+import { tokenSha256Hex } from '../crypto/token-sha256.js';
 import { WebhookError } from '../errors/webhook-error.js';
 import { describeThrown } from '../internal/describe.js';
 import { andThen, type MaybePromise } from '../internal/maybe.js';
 import { LookupBudget } from './lookup-budget.js';
-import { readTenant } from './tenant-shape.js';
+import { HashCache, type TenantEntry } from './tenant-cache.js';
+import { type CheckedTenant, readTenant } from './tenant-shape.js';
 import type { TenantBinding, TenantResolver } from './tenant.js';
 import { bearerStart, findToken, plausibleToken, type TokenKey, unknownToken } from './token.js';
 import type { MatchedToken, TokenMatcher } from './token-matcher.js';
@@ -22,30 +23,24 @@ export interface TenantKeeperOptions {
   onReadFailed: (error: WebhookError) => void;
 }
 
-/** A hash's answer: the tenant's prepared tokens, or none for an unknown hash. */
-interface Entry {
-  expiresAt: number;
-  keys: readonly TokenKey[];
-  matches: readonly MatchedToken[];
-}
-
-/** Unknown hashes are kept this long: a regenerated token is found within a second. */
-const UNKNOWN_MS = 1000;
+/** A failing resolver is asked again about a known tenant at most this often. */
+const RETRY_MS = 1000;
+/** A lookup that takes longer fails (503, reported): a hung database must not hold requests forever. */
+const LOOKUP_TIMEOUT_MS = 5000;
 const REPORT_MS = 60_000;
-/** Past this many cached hashes, expired ones are swept (and the oldest dropped if need be). */
-const MAX_ENTRIES = 10_000;
-const UNKNOWN: Omit<Entry, 'expiresAt'> = { keys: [], matches: [] };
 const encoder = new TextEncoder();
 
 /**
  * Check 2 in tenant mode: the presented token's SHA-256 finds its tenant through the
  * `tenants` resolver (cached), then the token is compared with the tenant's tokens in
- * constant time. Lookups of uncached hashes are capped per second, so a flood of random
- * tokens costs at most that many resolver calls; past the cap the answer is 503, retried.
+ * constant time. Lookups of hashes never found are capped per second, so a flood of random
+ * tokens costs at most that many resolver calls (past the cap the answer is 503, retried); a
+ * known tenant is answered from its last good entry while it is looked up again in the
+ * background, so neither a flood nor a slow resolver holds a real site up.
  */
 export class TenantKeeper implements TokenMatcher {
-  private readonly cache = new Map<string, Entry>();
-  private readonly pending = new Map<string, Promise<Entry>>();
+  private readonly cache = new HashCache();
+  private readonly pending = new Map<string, Promise<TenantEntry | undefined>>();
   private readonly hashes = new WeakMap<TokenKey, MaybePromise<string>>();
   private readonly deadline: number | undefined;
   private readonly budget: LookupBudget;
@@ -60,9 +55,9 @@ export class TenantKeeper implements TokenMatcher {
   match(authorization: string | undefined): MaybePromise<MatchedToken> {
     const start = bearerStart(authorization);
     return andThen(tokenSha256Hex(authorization!.slice(start)), (hash) => {
-      const entry = this.cache.get(hash);
-      if (entry && entry.expiresAt > this.options.now()) return this.decide(entry, authorization!, start);
-      return this.lookup(hash, entry).then((found) => this.decide(found, authorization!, start));
+      const known = this.known(hash);
+      if (known || this.cache.isUnknown(hash, this.options.now())) return this.decide(known, authorization!, start);
+      return this.lookup(hash).then((found) => this.decide(found, authorization!, start));
     });
   }
 
@@ -70,14 +65,14 @@ export class TenantKeeper implements TokenMatcher {
     const start = bearerStart(authorization);
     const hash = tokenSha256Hex(authorization!.slice(start));
     if (typeof hash !== 'string') return undefined;
-    const entry = this.cache.get(hash);
-    if (!entry || entry.expiresAt <= this.options.now()) {
+    const known = this.known(hash);
+    if (!known && !this.cache.isUnknown(hash, this.options.now())) {
       // Refused here, before the body is read, when the lookup would be refused anyway.
-      if ((!entry || entry.matches.length === 0) && !this.budget.left()) throw this.budget.exhausted();
+      if (!this.budget.left()) throw this.budget.exhausted();
       return undefined;
     }
     try {
-      return this.decide(entry, authorization!, start);
+      return this.decide(known, authorization!, start);
     } catch (refusal) {
       if ((refusal as WebhookError).code === 'token_rotating') return undefined;
       throw refusal;
@@ -85,14 +80,13 @@ export class TenantKeeper implements TokenMatcher {
   }
 
   async matchKept(tokenSha256: string): Promise<MatchedToken | undefined> {
-    const cached = this.cache.get(tokenSha256);
-    let entry: Entry;
-    try {
-      entry = cached && cached.expiresAt > this.options.now() ? cached : await this.lookup(tokenSha256, cached, false);
-    } catch {
-      return undefined;
+    let entry = this.known(tokenSha256);
+    if (!entry) {
+      // Kept requests share the cap with live ones: a kept flood is looked up over several passes.
+      if (this.cache.isUnknown(tokenSha256, this.options.now()) || !this.budget.left()) return undefined;
+      entry = await this.lookup(tokenSha256).catch(() => undefined);
     }
-    for (const match of entry.matches) {
+    for (const match of entry?.matches ?? []) {
       if ((await this.hashOf(match.key)) === tokenSha256) return match;
     }
     return undefined;
@@ -111,9 +105,18 @@ export class TenantKeeper implements TokenMatcher {
     this.changed = listener;
   }
 
-  private decide(entry: Entry, authorization: string, start: number): MatchedToken {
-    const index = findToken(entry.keys, authorization, start);
-    if (index >= 0) return entry.matches[index]!;
+  /** A found tenant's entry, fresh or stale; a stale one is looked up again in the background. */
+  private known(hash: string): TenantEntry | undefined {
+    const entry = this.cache.known(hash);
+    if (entry && entry.expiresAt <= this.options.now() && !this.pending.has(hash)) {
+      this.lookup(hash, entry).catch(() => {});
+    }
+    return entry;
+  }
+
+  private decide(entry: TenantEntry | undefined, authorization: string, start: number): MatchedToken {
+    const index = entry ? findToken(entry.keys, authorization, start) : -1;
+    if (index >= 0) return entry!.matches[index]!;
     const until = this.rotatingUntil();
     if (until === undefined || !plausibleToken(authorization, start)) throw unknownToken();
     throw new WebhookError(
@@ -123,17 +126,13 @@ export class TenantKeeper implements TokenMatcher {
   }
 
   /**
-   * One resolver call per hash at a time. A hash never seen (or forgotten) counts against the
-   * cap; a known tenant's refresh does not, so a flood cannot lock a real site out.
+   * One resolver call per hash at a time. A hash not known as a tenant's counts against the
+   * cap; a known tenant's refresh (`previous`) does not, so a flood cannot lock a real site out.
    */
-  private lookup(
-    hash: string,
-    previous: Entry | undefined,
-    capped = !(previous && previous.matches.length > 0),
-  ): Promise<Entry> {
+  private lookup(hash: string, previous?: TenantEntry): Promise<TenantEntry | undefined> {
     const running = this.pending.get(hash);
     if (running) return running;
-    if (capped) {
+    if (!previous) {
       try {
         this.budget.take();
       } catch (exhausted) {
@@ -145,32 +144,33 @@ export class TenantKeeper implements TokenMatcher {
     return promise;
   }
 
-  private async resolve(hash: string, previous: Entry | undefined): Promise<Entry> {
-    let tenant: ReturnType<typeof readTenant>;
+  private async resolve(hash: string, previous: TenantEntry | undefined): Promise<TenantEntry | undefined> {
+    let tenant: CheckedTenant | undefined;
     try {
-      tenant = readTenant(await this.options.tenants(hash));
+      tenant = readTenant(await withTimeout(this.options.tenants(hash)));
     } catch (cause) {
       const now = this.options.now();
+      this.report(cause, now);
       // A failing resolver keeps a known tenant working on its last good answer.
-      if (previous && previous.matches.length > 0) {
-        previous.expiresAt = now + UNKNOWN_MS;
-        this.report(cause, now);
+      if (previous) {
+        previous.expiresAt = now + RETRY_MS;
         return previous;
       }
-      this.report(cause, now);
       throw new WebhookError('token_unavailable', `the tenants resolver failed: ${describeThrown(cause)}`, { cause });
     }
     const now = this.options.now();
-    const entry: Entry = tenant
-      ? { expiresAt: now + this.options.cacheMs, ...this.prepare(tenant, previous) }
-      : { expiresAt: now + UNKNOWN_MS, ...UNKNOWN };
-    this.remember(hash, entry, now);
-    if (tenant && !(previous && previous.matches.length > 0)) this.changed?.();
+    if (!tenant) {
+      this.cache.forget(hash, now);
+      return undefined;
+    }
+    const entry = { expiresAt: now + this.options.cacheMs, ...this.prepare(tenant, previous) };
+    this.cache.remember(hash, entry);
+    if (!previous) this.changed?.();
     return entry;
   }
 
-  private prepare(tenant: NonNullable<ReturnType<typeof readTenant>>, previous: Entry | undefined) {
-    const known = new Map(previous?.keys.map((key) => [key.token, key]));
+  private prepare(tenant: CheckedTenant, previous: TenantEntry | undefined) {
+    const reused = new Map(previous?.keys.map((key) => [key.token, key]));
     const binding: TenantBinding = Object.freeze({
       ref: Object.freeze({ id: tenant.id }),
       profileId: tenant.profileId,
@@ -178,20 +178,9 @@ export class TenantKeeper implements TokenMatcher {
     });
     const keys = tenant.tokens.map(
       (token) =>
-        known.get(token) ?? { token, bytes: encoder.encode(token), hmac: this.options.crypto.hmacSha256(token) },
+        reused.get(token) ?? { token, bytes: encoder.encode(token), hmac: this.options.crypto.hmacSha256(token) },
     );
     return { keys, matches: keys.map((key, index) => ({ index, key, tenant: binding })) };
-  }
-
-  private remember(hash: string, entry: Entry, now: number): void {
-    this.cache.delete(hash);
-    this.cache.set(hash, entry);
-    if (this.cache.size <= MAX_ENTRIES) return;
-    for (const [key, value] of this.cache) if (value.expiresAt <= now) this.cache.delete(key);
-    for (const key of this.cache.keys()) {
-      if (this.cache.size <= MAX_ENTRIES) break;
-      this.cache.delete(key);
-    }
   }
 
   private report(cause: unknown, now: number): void {
@@ -210,4 +199,17 @@ export class TenantKeeper implements TokenMatcher {
     }
     return hash;
   }
+}
+
+/** The resolver's answer, or a rejection after {@link LOOKUP_TIMEOUT_MS}; the timer never holds the process open. */
+function withTimeout<T>(value: T | Promise<T>): Promise<T> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const expired = new Promise<never>((_, reject) => {
+    timer = setTimeout(
+      () => reject(new Error(`tenants did not answer within ${LOOKUP_TIMEOUT_MS} ms`)),
+      LOOKUP_TIMEOUT_MS,
+    );
+    (timer as { unref?: () => void }).unref?.();
+  });
+  return Promise.race([Promise.resolve(value), expired]).finally(() => clearTimeout(timer));
 }

@@ -54,7 +54,8 @@ export function readTokenList(value: unknown, now: () => number, label: string):
     throw new TypeError(
       `${label} must be a non-empty string (or a non-empty array of them). Is WEBHOOK_TOKEN set? ` +
         'The token is shown once in Profile Settings → CMS Integration. ' +
-        'It may also be a function returning either, or { tokens, rotatingUntil? }.',
+        'It may also be a function returning either, or { tokens, rotatingUntil? }.' +
+        (value === undefined ? ' Receiving for many sites at one endpoint? Pass tenants instead of token.' : ''),
     );
   }
   const deadline = shaped ? (value as { rotatingUntil?: unknown }).rotatingUntil : undefined;

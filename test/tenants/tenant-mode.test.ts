@@ -154,12 +154,65 @@ describe('tenant mode (contract v4, many sites one endpoint)', () => {
     expect(String(onError.mock.calls[0]![0].reason)).toContain('database is down');
   });
 
-  it('answers 503 and reports a resolver answer of the wrong shape, naming the fields', async () => {
+  it('answers 503 and reports a resolver answer of the wrong shape, naming the field and never its value', async () => {
     const onError = vi.fn();
     const receiver = createReceiver({ onError, tenants: () => ({ id: 'x', tokens: ['whk'] }) as never });
     const answer = await receiver.handle(signDelivery({ token: 'whk', payload: testPayload() }));
     expect(answer.status).toBe(503);
-    expect(String(onError.mock.calls[0]![0].reason)).toMatch(/\{ id: string, token: string \| string\[\]/);
+    const reason = String(onError.mock.calls[0]![0].reason);
+    expect(reason).toContain('token must be a non-empty string or a non-empty array of them; got undefined');
+    const secret = createReceiver({
+      onError,
+      tenants: () => ({ id: 'x', token: 'whk', domain: ['whk_secret'] }) as never,
+    });
+    await secret.handle(signDelivery({ token: 'whk', payload: testPayload() }));
+    const second = String(onError.mock.calls[1]![0].reason);
+    expect(second).toContain('domain must be a string when set; got an array of 1');
+    expect(second).not.toContain('whk_secret');
+  });
+
+  it('takes a numeric id and profileId (an integer primary key) as their decimal text', async () => {
+    const row = { id: 42, token: 'whk_numeric', profileId: 7 };
+    const receiver = createReceiver({ tenants: () => row as never });
+    const event = await receiver.verify(
+      signDelivery({
+        token: 'whk_numeric',
+        payload: articleSyncPayload({ profile: { id: '7', domain: 'n.example' } }),
+      }),
+    );
+    expect(event.tenant).toEqual({ id: '42' });
+  });
+
+  it('holds an event this version does not know to the same profile check when it names a profile', async () => {
+    const { receiver } = tenantReceiver();
+    const sign = (profile: unknown) =>
+      signDelivery({
+        token: siteA.token as string,
+        payload: { event: 'article.publish', timestamp: Math.floor(Date.now() / 1000), profile } as never,
+      });
+    expect((await receiver.handle(sign(profileOf(siteB)))).status).toBe(403);
+    expect((await receiver.handle(sign(profileOf(siteA)))).status).toBe(200);
+    expect((await receiver.handle(sign(null))).status).toBe(200);
+  });
+
+  it('warns per tenant while an older token still signs, naming the tenant', async () => {
+    const warn = vi.fn();
+    const rotating: Tenant = { id: 'site-r', token: ['whk_new_1', 'whk_old_1'] };
+    const other: Tenant = { id: 'site-s', token: ['whk_new_2', 'whk_old_2'] };
+    const sites = new Map([
+      [sha256('whk_old_1'), rotating],
+      [sha256('whk_old_2'), other],
+    ]);
+    // A structured logger (it has child, as pino does) gets the fields object first.
+    const logger = { warn, error: vi.fn(), child: vi.fn() };
+    const receiver = createReceiver({ tenants: (hash) => sites.get(hash), logger: logger as never });
+    await receiver.handle(signDelivery({ token: 'whk_old_1', payload: testPayload() }));
+    await receiver.handle(signDelivery({ token: 'whk_old_2', payload: testPayload() }));
+    expect(warn.mock.calls.map(([, line]) => line)).toEqual([
+      expect.stringContaining('for tenant site-r'),
+      expect.stringContaining('for tenant site-s'),
+    ]);
+    expect(warn.mock.calls[1]![0]).toMatchObject({ tenant: 'site-s', tokenIndex: 1 });
   });
 
   it("accepts both of a tenant's tokens during its own rotation, with tokenIndex", async () => {

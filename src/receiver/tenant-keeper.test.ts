@@ -1,0 +1,104 @@
+import { createHash } from 'node:crypto';
+import { describe, expect, it, vi } from 'vitest';
+import { nodeCryptoProvider } from '../crypto/node-crypto.js';
+import type { WebhookError } from '../errors/webhook-error.js';
+import type { Tenant } from './tenant.js';
+import { TenantKeeper } from './tenant-keeper.js';
+
+// The keeper on a scripted clock: what a flood, a slow resolver or a long run of unknown
+// tokens does to the resolver's calls and to a known site's answers.
+
+const sha256 = (text: string) => createHash('sha256').update(text, 'utf8').digest('hex');
+const known: Tenant = { id: 'site-known', token: 'whk_known_token' };
+const bearer = (token: string) => `Bearer ${token}`;
+
+function keeper(options: { perSecond?: number; rotating?: boolean; tenants?: (hash: string) => unknown } = {}) {
+  const clock = { now: 1_800_000_000_000 };
+  const tenants = vi.fn(
+    options.tenants ?? ((hash: string) => (hash === sha256('whk_known_token') ? known : undefined)),
+  );
+  const reported: WebhookError[] = [];
+  const instance = new TenantKeeper({
+    tenants: tenants as never,
+    rotatingUntil: options.rotating ? clock.now + 3_600_000 : undefined,
+    cacheMs: 60_000,
+    lookupsPerSecond: options.perSecond ?? 10,
+    crypto: nodeCryptoProvider(),
+    now: () => clock.now,
+    onReadFailed: (error) => reported.push(error),
+  });
+  return { clock, tenants, instance, reported };
+}
+
+const settle = async (value: unknown) => {
+  try {
+    await value;
+    return 'matched';
+  } catch (error) {
+    return (error as WebhookError).code;
+  }
+};
+
+describe('TenantKeeper under load', () => {
+  it('caps lookups as a bucket: the cap at once, then as the time refills it, never twice the cap in a moment', async () => {
+    const { clock, tenants, instance } = keeper({ perSecond: 10 });
+    const codes = [];
+    for (let i = 0; i < 25; i++) codes.push(await settle(instance.match(bearer(`whk_random_${i}`))));
+    expect(tenants).toHaveBeenCalledTimes(10);
+    expect(codes.filter((code) => code === 'token_unavailable')).toHaveLength(15);
+    clock.now += 999;
+    for (let i = 0; i < 25; i++) await settle(instance.match(bearer(`whk_later_${i}`)));
+    expect(tenants).toHaveBeenCalledTimes(19);
+  });
+
+  it('looks kept requests up within the same cap: a kept flood is spread over passes', async () => {
+    const { tenants, instance } = keeper({ perSecond: 10, rotating: true });
+    const kept = Array.from({ length: 40 }, (_, i) => sha256(`whk_kept_${i}`));
+    for (const hash of kept) expect(await instance.matchKept(hash)).toBeUndefined();
+    expect(tenants.mock.calls.length).toBeLessThanOrEqual(10);
+  });
+
+  it('answers a known site from its last entry while a hung resolver looks it up again', async () => {
+    let hang = false;
+    const { clock, instance } = keeper({
+      tenants: (hash) => (hang ? new Promise(() => {}) : hash === sha256('whk_known_token') ? known : undefined),
+    });
+    expect(await instance.match(bearer('whk_known_token'))).toMatchObject({
+      index: 0,
+      tenant: { ref: { id: 'site-known' } },
+    });
+    hang = true;
+    clock.now += 61_000;
+    const again = instance.match(bearer('whk_known_token'));
+    expect(again).toMatchObject({ index: 0 });
+    expect(instance.matchNow(bearer('whk_known_token'))).toMatchObject({ index: 0 });
+  });
+
+  it('never lets a long flood of unknown tokens push a known site out, even with the cap spent', async () => {
+    const { clock, instance } = keeper({ perSecond: 1000 });
+    await instance.match(bearer('whk_known_token'));
+    clock.now += 61_000;
+    // 12,000 unknown tokens over 12 s, past the unknown map's bound, while the known entry is stale.
+    for (let second = 0; second < 12; second++) {
+      clock.now += 1000;
+      await Promise.all(Array.from({ length: 1000 }, (_, i) => settle(instance.match(bearer(`whk_${second}_${i}`)))));
+    }
+    for (let i = 0; i < 1000; i++) await settle(instance.match(bearer(`whk_spend_${i}`)));
+    expect(await settle(instance.match(bearer('whk_other')))).toBe('token_unavailable');
+    expect(await settle(instance.match(bearer('whk_known_token')))).toBe('matched');
+  });
+
+  it('fails a lookup that never answers after 5 s with 503, reported once', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    try {
+      const { instance, reported } = keeper({ tenants: () => new Promise(() => {}) });
+      const pending = settle(instance.match(bearer('whk_slow')));
+      await vi.advanceTimersByTimeAsync(5000);
+      expect(await pending).toBe('token_unavailable');
+      expect(reported).toHaveLength(1);
+      expect(reported[0]!.reason).toContain('did not answer within 5000 ms');
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+});

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import {
   createReceiver,
@@ -8,9 +9,12 @@ import {
   type WebhookEvent,
   type WebhookHandlers,
 } from 'webhook-cms-receiver';
+import { postgresDedupStore } from 'webhook-cms-receiver/postgres';
 import { redisDedupStore } from 'webhook-cms-receiver/redis';
 import { articleSyncPayload, signDelivery } from 'webhook-cms-receiver/testing';
+import { freshTable } from '../postgres/fresh-table.js';
 import { connect, describeWithRedis, freshPrefix, type TestClient } from '../redis/redis-clients.js';
+import { HOW_TO_RUN_POSTGRES, type StartedPostgres, startPostgres } from '../setup/postgres.js';
 
 const sha256 = (text: string) => createHash('sha256').update(text, 'utf8').digest('hex');
 
@@ -141,3 +145,20 @@ describeWithRedis('kept requests in tenant mode on Redis', () => {
     });
   }
 });
+
+const server: StartedPostgres = await startPostgres();
+(server.url ? describe : describe.skip)(
+  `kept requests in tenant mode on Postgres${server.url ? '' : ` (skipped: ${HOW_TO_RUN_POSTGRES})`}`,
+  () => {
+    let pool: pg.Pool | undefined;
+    afterAll(async () => {
+      await pool?.end();
+      await server.stop();
+    });
+    keptInTenantMode('postgresDedupStore (pg Pool)', () => {
+      pool = new pg.Pool({ connectionString: server.url, max: 4 });
+      pool.on('error', () => {});
+      return postgresDedupStore(pool, { table: freshTable() });
+    });
+  },
+);

@@ -25,9 +25,10 @@ export const ISOLATION_TENANTS: readonly Tenant[] = [
   { id: 'a:1', token: 'whk_tenant_a1', profileId: 'prof-a1', domain: 'a1.example.com' },
   { id: 'tenant:1:a', token: 'whk_tenant_scoped', profileId: 'prof-s', domain: 's.example.com' },
 ];
-// Every tenant draws from the same pools, so ids collide across tenants on purpose.
-const DELIVERY_IDS = ['d', '1:d', 'a:1:d', '0'] as const;
-const ARTICLE_IDS = ['p', '1:p', 'a:1:p'] as const;
+// Every tenant draws from the same pools, so ids collide across tenants on purpose; braces
+// too, which a Redis Cluster store must not read as its own hash tags.
+const DELIVERY_IDS = ['d', '1:d', 'a:1:d', '{d}'] as const;
+const ARTICLE_IDS = ['p', '1:p', 'a:1:p', '}{p'] as const;
 
 /** One delivery of one tenant; a replay is the same delivery sent again, as the service retries. */
 interface Delivery {

@@ -13,6 +13,7 @@ import {
   type RunningCluster,
   startCluster,
 } from './redis-cluster.js';
+import { tenantIsolationContract } from '../stores/tenant-isolation.js';
 import { connect, countingScripts, freshPrefix, type TestClient } from './redis-clients.js';
 
 const token = 'redis-cluster-token';
@@ -63,6 +64,9 @@ describeWithCluster('redisDedupStore on a real 3-master Redis Cluster', () => {
         return { status: response.status, body: await response.json() };
       };
     };
+    tenantIsolationContract(`redisDedupStore on the cluster (${name})`, () =>
+      redisDedupStore(redis.client, { keyPrefix: freshPrefix() }),
+    );
     const keysOnEachMaster = (prefix: string) =>
       Promise.all(masters.map(async (master) => ((await master.command(['KEYS', `${prefix}*`])) as string[]).length));
 

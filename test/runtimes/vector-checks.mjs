@@ -3,6 +3,7 @@
 import { createReceiver, nodeCryptoProvider, WebhookError } from 'webhook-cms-receiver';
 import { webhookHandler } from 'webhook-cms-receiver/fetch';
 import file from '../fixtures/deliveries.json' with { type: 'json' };
+import { TENANT_CHECKS } from './tenant-checks.mjs';
 
 /**
  * Runs every shared vector through `receiver.verify`, `receiver.handle` and the Fetch adapter
@@ -26,6 +27,7 @@ export async function runVectorChecks() {
   results.push(await attempt('core agrees on the crypto path', checkCryptoPath));
   for (const [name, check] of Object.entries(TOKEN_SOURCE_CHECKS))
     results.push(await attempt(name, () => check(vectors)));
+  for (const [name, check] of Object.entries(TENANT_CHECKS)) results.push(await attempt(name, check));
   const failures = results.filter((result) => result !== true);
   return { ...describeRuntime(), passed: results.length - failures.length, failed: failures.length, failures };
 }

@@ -12,10 +12,12 @@ import {
 } from '../postgres/postgres-clients.js';
 import { clientNames, connect, describeWithRedis, freshPrefix, type TestClient } from '../redis/redis-clients.js';
 import { oddIdContract } from './odd-ids.js';
+import { tenantIsolationContract } from './tenant-isolation.js';
 
 afterAll(() => server.stop());
 
 oddIdContract('memoryDedupStore', () => memoryDedupStore());
+tenantIsolationContract('memoryDedupStore', () => memoryDedupStore());
 
 describeWithRedis('redisDedupStore', () => {
   for (const name of clientNames) {
@@ -26,6 +28,9 @@ describeWithRedis('redisDedupStore', () => {
       });
       afterAll(() => redis?.close());
       oddIdContract(`redisDedupStore (${name})`, () => redisDedupStore(redis.client, { keyPrefix: freshPrefix() }));
+      tenantIsolationContract(`redisDedupStore (${name})`, () =>
+        redisDedupStore(redis.client, { keyPrefix: freshPrefix() }),
+      );
     });
   }
 });
@@ -40,6 +45,9 @@ for (const name of postgresClients) {
     afterAll(() => db?.close());
     for (const transactional of [false, true]) {
       oddIdContract(`postgresDedupStore (${name}${transactional ? ', transactional' : ''})`, () =>
+        postgresDedupStore(db.client, { table: freshTable(), transactional }),
+      );
+      tenantIsolationContract(`postgresDedupStore (${name}${transactional ? ', transactional' : ''})`, () =>
         postgresDedupStore(db.client, { table: freshTable(), transactional }),
       );
     }

@@ -8,6 +8,7 @@ import {
   articleSyncPayload,
   articleTrashPayload,
   deliver,
+  probeEndpoint,
   signDelivery,
   testPayload,
 } from 'webhook-cms-receiver/testing';
@@ -15,7 +16,7 @@ import { type CopiedStarter, copyStarter } from '../helpers/copy-starter.js';
 import { send } from '../helpers/http-client.js';
 import { type RunningStarter, runStarter, startStarter } from '../helpers/starter-process.js';
 import { HOW_TO_RUN_POSTGRES, type StartedPostgres, startPostgres } from '../setup/postgres.js';
-import { expectInstalledFromTarball } from './starter-checks.js';
+import { expectInstalledFromTarball, expectProbePasses } from './starter-checks.js';
 
 // Copied out of the repository, installed from the packed tarball, run as its README says:
 // sites added with `node admin.mjs`, the endpoint started with `npm start` on PGlite in DATA_DIR.
@@ -25,6 +26,8 @@ const newToken = () => `whk_${randomBytes(24).toString('hex')}`;
 const sites = {
   a: { id: 'site-a', profile: 'prof-a', domain: 'a.example.com', token: newToken() },
   b: { id: 'site-b', profile: 'prof-b', domain: 'Blog.B.example.org', token: newToken() },
+  // The profile `probe --writes` names in its articles (the /testing fixtures' default).
+  probe: { id: 'site-probe', profile: 'prof_42', domain: 'blog.example.com', token: newToken() },
 };
 type Site = (typeof sites)[keyof typeof sites];
 const profileOf = (site: Site) => ({ id: site.profile, domain: site.domain.toLowerCase() });
@@ -72,8 +75,8 @@ describe('examples/multi-site, copied out of the repository', () => {
     await expectInstalledFromTarball(starter);
   });
 
-  it('adds two sites with the admin script, which never prints a token', async () => {
-    for (const site of [sites.a, sites.b]) {
+  it('adds sites with the admin script, which never prints a token', async () => {
+    for (const site of [sites.a, sites.b, sites.probe]) {
       const added = await admin(['add-site', site.id, '--profile', site.profile, '--domain', site.domain], site.token);
       expect(added.output).toContain(`Added site ${site.id}`);
       expect(added.code).toBe(0);
@@ -144,6 +147,14 @@ describe('examples/multi-site, copied out of the repository', () => {
     const output = server!.output();
     for (const site of [sites.a, sites.b]) expect(output).not.toContain(site.token);
   });
+
+  it("passes probe with any site's token, and probe --writes with a site of the probe's profile", async () => {
+    const url = server!.url;
+    const readOnly = await probeEndpoint(url, { token: sites.a.token });
+    expect(readOnly.rows.filter((row) => row.result === 'fail')).toEqual([]);
+    await expectProbePasses(url, sites.probe.token);
+    expect(server!.output()).not.toContain(sites.probe.token);
+  }, 120_000);
 
   it('rotates a token with the admin script: both accepted, then only the new one after finish-rotation', async () => {
     // PGlite allows one process: while the server runs, the admin script says so and changes nothing.

@@ -17,7 +17,6 @@ CREATE TABLE IF NOT EXISTS sites (
   previous_token_sha256 text UNIQUE,
   created_at timestamptz NOT NULL DEFAULT now()
 );
-CREATE INDEX IF NOT EXISTS sites_previous_token_sha256 ON sites (previous_token_sha256);
 CREATE TABLE IF NOT EXISTS site_articles (
   site_id text NOT NULL REFERENCES sites (id) ON DELETE CASCADE,
   article_id text NOT NULL,

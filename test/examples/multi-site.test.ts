@@ -186,27 +186,65 @@ describe('examples/multi-site, copied out of the repository', () => {
   }, 300_000);
 });
 
+describe('examples/multi-site: npm run dev', () => {
+  it('starts the same server in watch mode', async () => {
+    const dev = await startStarter(
+      starter.dir,
+      { ...env(), DATA_DIR: join(outside, 'dev') },
+      { ...STARTUP, command: ['npm', 'run', 'dev'] },
+    );
+    onTestFinished(() => dev.stop());
+    expect(dev.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/webhook$/);
+    // No site in this database yet: every token is unknown.
+    expect((await send(dev.url, signDelivery({ token: newToken(), payload: testPayload() }))).status).toBe(401);
+  }, 180_000);
+});
+
 describe('examples/multi-site with DATABASE_URL: the admin script while the server runs', () => {
-  it('adds a site and rotates its token live; the old token is refused once the site is read again', async (context) => {
+  let databaseUrl = '';
+  beforeAll(async () => {
     postgres = await startPostgres();
-    if (!postgres.url) return context.skip(`no Postgres: ${HOW_TO_RUN_POSTGRES}`);
+    if (!postgres.url) return;
     // A database of its own, so the starter's tables never meet another test's.
     const database = `multi_site_${randomBytes(6).toString('hex')}`;
     const root = new pg.Client({ connectionString: postgres.url });
     await root.connect();
     await root.query(`CREATE DATABASE ${database}`);
-    onTestFinished(async () => {
-      await root.query(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`).catch(() => {});
-      await root.end();
-    });
+    await root.end();
     const url = new URL(postgres.url);
     url.pathname = `/${database}`;
-    // TENANT_CACHE_MS=1: each request reads the site's row again, so finish-rotation shows at once.
-    const live = { DATABASE_URL: url.href, DATA_DIR: join(outside, 'unused'), TENANT_CACHE_MS: '1' };
+    databaseUrl = url.href;
+  }, 120_000);
+  afterAll(async () => {
+    if (!databaseUrl || !postgres?.url) return;
+    const root = new pg.Client({ connectionString: postgres.url });
+    await root.connect();
+    await root.query(`DROP DATABASE IF EXISTS ${new URL(databaseUrl).pathname.slice(1)} WITH (FORCE)`);
+    await root.end();
+  });
+
+  async function startLive(more: Record<string, string> = {}) {
+    const live = { DATABASE_URL: databaseUrl, DATA_DIR: join(outside, 'unused'), ...more };
     const running = await startStarter(starter.dir, { ...env(), ...live }, STARTUP);
     onTestFinished(() => running.stop());
     expect(running.output()).toContain('sites in Postgres (DATABASE_URL)');
+    return { running, live };
+  }
+  async function countArticles(siteId: string) {
+    const db = new pg.Client({ connectionString: databaseUrl });
+    await db.connect();
+    try {
+      const { rows } = await db.query('SELECT count(*)::int AS n FROM site_articles WHERE site_id = $1', [siteId]);
+      return rows[0].n as number;
+    } finally {
+      await db.end();
+    }
+  }
 
+  it('adds a site and rotates its token live; the old token is refused once the site is read again', async (context) => {
+    if (!databaseUrl) return context.skip(`no Postgres: ${HOW_TO_RUN_POSTGRES}`);
+    // TENANT_CACHE_MS=1: each request reads the site's row again, so finish-rotation shows at once.
+    const { running, live } = await startLive({ TENANT_CACHE_MS: '1' });
     const site = { id: 'site-live', profile: 'prof-live', domain: 'live.example.net', token: newToken() };
     const sync = (token: string) =>
       send(running.url, signDelivery({ token, payload: articleSyncPayload({ profile: profileOf(site) }) }));
@@ -228,10 +266,31 @@ describe('examples/multi-site with DATABASE_URL: the admin script while the serv
     expect(await sync(site.token)).toMatchObject({ status: 401, body: { error: 'Invalid token' } });
     expect((await sync(rotated)).status).toBe(200);
     expect(running.output()).not.toContain(rotated);
-    const db = new pg.Client({ connectionString: url.href });
-    await db.connect();
-    onTestFinished(() => db.end());
-    const { rows } = await db.query('SELECT count(*)::int AS n FROM site_articles WHERE site_id = $1', [site.id]);
-    expect(rows[0].n).toBe(4);
+    expect(await countArticles(site.id)).toBe(4);
+  }, 300_000);
+
+  it("follows the README's rotation: with ROTATING_UNTIL armed, a delivery with the regenerated token is kept, then handled", async (context) => {
+    if (!databaseUrl) return context.skip(`no Postgres: ${HOW_TO_RUN_POSTGRES}`);
+    const site = { id: 'site-window', profile: 'prof-window', domain: 'window.example.net', token: newToken() };
+    const added = await admin(['add-site', site.id, '--profile', site.profile, '--domain', site.domain], site.token, {
+      DATABASE_URL: databaseUrl,
+    });
+    expect(added.code).toBe(0);
+    const until = new Date(Date.now() + 3_600_000).toISOString();
+    const { running, live } = await startLive({ ROTATING_UNTIL: until });
+    // Regenerate: the service now signs with a token no site has yet.
+    const regenerated = newToken();
+    const payload = articleSyncPayload({ profile: profileOf(site), article: { slug: 'kept', status: 'published' } });
+    const kept = await send(running.url, signDelivery({ token: regenerated, payload }));
+    expect(kept).toMatchObject({ status: 503, body: { error: 'Token rotation in progress' } });
+    expect(await countArticles(site.id)).toBe(0);
+    expect((await admin(['rotate', site.id], regenerated, live)).code).toBe(0);
+    // The service's next delivery with the new token finds the site (an unknown hash is
+    // remembered for 1 s; the service retries after 2 s), and the kept one is handled.
+    const next = () => send(running.url, signDelivery({ token: regenerated, payload: testPayload() }));
+    await expect.poll(async () => (await next()).status, { timeout: 30_000, interval: 250 }).toBe(200);
+    await running.waitFor(`sync  ${site.id}/kept`, 30_000);
+    expect(await countArticles(site.id)).toBe(1);
+    expect(running.output()).not.toContain(regenerated);
   }, 300_000);
 });

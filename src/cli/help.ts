@@ -81,6 +81,8 @@ Options:
   --writes             also sync and trash a draft article whose slug starts
                        webhook-cms-probe-, redeliver it (must answer "duplicate": true)
                        and send 5 concurrent copies of one delivery id (one may run)
+  --profile-id ID      with --profile-domain: the profile those articles name (a
+  --profile-domain D   tenant-mode endpoint answers 403 to another site's profile)
   --timeout-ms MS      how long to wait for each answer (default: 10000, the service's limit)
   --token-env NAME     the environment variable holding the token (default: WEBHOOK_TOKEN)
   --json               one JSON document: { ok, url, rows: [{ name, result, reason }] }

@@ -7,6 +7,8 @@ import { EXIT, Inputs } from './usage-error.js';
 const OPTIONS = {
   'token-env': { type: 'string' },
   writes: { type: 'boolean' },
+  'profile-id': { type: 'string' },
+  'profile-domain': { type: 'string' },
   'timeout-ms': { type: 'string' },
   json: { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
@@ -32,6 +34,10 @@ export async function probeCommand(args: string[], io: Io): Promise<number> {
   const url = positionals.length === 1 ? inputs.take(() => urlFrom(positionals[0])) : undefined;
   const token = inputs.take(() => tokenFrom(flags['token-env'], io.env));
   const timeoutMs = inputs.take(() => wholeNumber(flags['timeout-ms'], '--timeout-ms', 1));
+  const profileId = flags['profile-id'];
+  const profileDomain = flags['profile-domain'];
+  if ((profileId === undefined) !== (profileDomain === undefined))
+    inputs.add('--profile-id and --profile-domain go together: the profile the written articles name');
   inputs.check();
   const out = redacting(io, token);
   const writes = flags.writes === true;
@@ -47,6 +53,9 @@ export async function probeCommand(args: string[], io: Io): Promise<number> {
     token: token!,
     writes,
     timeoutMs,
+    ...(profileId !== undefined && profileDomain !== undefined
+      ? { profile: { id: profileId, domain: profileDomain } }
+      : {}),
     onRow: flags.json ? undefined : (row) => out.stdout(rowLine(row)),
   });
   if (flags.json) writeJson(out, { ...result, writes });

@@ -19,6 +19,8 @@ export interface ProbeContext {
   url: string;
   token: string;
   timeoutMs: number;
+  /** The profile written articles name; undefined: the factories' default. */
+  profile: { id: string; domain: string } | undefined;
   post(row: string, delivery: SignedDelivery): Promise<Exchange>;
   get(row: string): Promise<Exchange>;
 }

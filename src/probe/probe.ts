@@ -15,6 +15,12 @@ export interface ProbeOptions {
    * of the article. Default false: only `test` events and refusals.
    */
   writes?: boolean;
+  /**
+   * The profile the written articles name. Default: the factories' example profile. A
+   * tenant-mode endpoint (`createReceiver({ tenants })`) answers 403 `Profile mismatch` to
+   * articles naming another profile than the token's site, so give that site's here.
+   */
+  profile?: { id: string; domain: string };
   /** How long to wait for each answer. Default 10 000 ms, the service's limit. */
   timeoutMs?: number;
   /** The fetch to send with. Default `globalThis.fetch`. */
@@ -59,10 +65,14 @@ export async function probeEndpoint(url: string, options: ProbeOptions): Promise
     exchanges.push(done);
     return done;
   };
+  const { profile } = options;
+  if (profile !== undefined && (typeof profile?.id !== 'string' || typeof profile.domain !== 'string'))
+    throw new TypeError('probeEndpoint: profile must be { id: string, domain: string }, the profile of the token.');
   const ctx: ProbeContext = {
     url: target,
     token,
     timeoutMs,
+    profile,
     post: (row, delivery) => record(exchange(send, target, row, delivery, timeoutMs)),
     get: (row) => record(exchange(send, target, row, { method: 'GET' }, timeoutMs)),
   };

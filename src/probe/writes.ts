@@ -39,7 +39,7 @@ export async function writeRows(ctx: ProbeContext, testAccepted: boolean): Promi
       reason: 'not sent: the endpoint did not accept the test event',
     }));
   const article = probeArticle();
-  const sync = signDelivery({ token: ctx.token, payload: articleSyncPayload({ article }) });
+  const sync = signDelivery({ token: ctx.token, payload: articleSyncPayload({ article, ...profileOf(ctx) }) });
   const rows: ProbeRow[] = [];
   const first = await ctx.post('sync', sync);
   rows.push(accepted('sync', first, ctx, `article ${article.slug} (a draft)`));
@@ -52,7 +52,7 @@ export async function writeRows(ctx: ProbeContext, testAccepted: boolean): Promi
   rows.push(await concurrentRow(ctx, String(sync.body)));
   const trash = signDelivery({
     token: ctx.token,
-    payload: articleTrashPayload({ article: { id: article.id, slug: article.slug } }),
+    payload: articleTrashPayload({ article: { id: article.id, slug: article.slug }, ...profileOf(ctx) }),
   });
   const gone = await ctx.post('trash', trash);
   const trashRow = accepted('trash', gone, ctx, `article ${article.slug}`);
@@ -105,4 +105,9 @@ async function concurrentRow(ctx: ProbeContext, body: string): Promise<ProbeRow>
       reason: `${seen}: the handler ran ${ran} times for one delivery id: no dedup, or a claim that is not atomic (check-then-set)`,
     };
   return { name, result: 'fail', reason: `${seen}: expected one 200 and the rest 409 or 200 with "duplicate": true` };
+}
+
+/** The profile override for the factories, when the probe was given one. */
+function profileOf(ctx: ProbeContext): { profile?: { id: string; domain: string } } {
+  return ctx.profile ? { profile: ctx.profile } : {};
 }

@@ -48,6 +48,19 @@ describe('webhook-cms-receiver probe', () => {
     expect(result.rows.every((row) => row.result === 'pass')).toBe(true);
   });
 
+  it("names a tenant-mode site's profile with --profile-id and --profile-domain, which go together", async () => {
+    const site = { id: 'site-cli', token, profileId: 'prof-cli', domain: 'cli.example.com' };
+    endpoint = await nodeTarget({ tenants: () => site }, {});
+    const args = ['probe', endpoint.webhookUrl, '--writes', '--profile-id', 'prof-cli'];
+    const run = await runCli([...args, '--profile-domain', 'cli.example.com'], { env, secret: token });
+    expect(run.stdout).toMatch(/\nok: 14 pass, 0 warn, 0 fail\n$/);
+    const half = await runCli(args, { env, secret: token });
+    expect([half.code, half.stderr]).toEqual([
+      2,
+      expect.stringContaining('--profile-id and --profile-domain go together'),
+    ]);
+  });
+
   it('needs exactly one URL', async () => {
     const none = await runCli(['probe'], { env, secret: token });
     expect([none.code, none.stderr]).toEqual([2, expect.stringContaining('missing URL: webhook-cms-receiver probe')]);

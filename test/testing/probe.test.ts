@@ -87,6 +87,33 @@ describe('probeEndpoint() against correct endpoints', () => {
   });
 });
 
+describe('probeEndpoint() against a tenant-mode endpoint (many sites, one endpoint)', () => {
+  const site = { id: 'site-probe', token, profileId: 'prof-probe', domain: 'probe.example.com' };
+
+  it('writes articles naming the given profile, so every row passes; without it the site answers 403', async () => {
+    const { calls, handlers } = recording();
+    endpoint = await nodeTarget({ tenants: () => site, ordering: true }, handlers);
+    const bound = await probeEndpoint(endpoint.webhookUrl, {
+      token,
+      writes: true,
+      profile: { id: 'prof-probe', domain: 'probe.example.com' },
+    });
+    expect(failed(bound)).toEqual([]);
+    expect(calls.filter((call) => call.startsWith('sync'))).toHaveLength(2);
+    const unbound = await probeEndpoint(endpoint.webhookUrl, { token, writes: true });
+    expect(row(unbound, 'sync')).toMatchObject({
+      result: 'fail',
+      reason: expect.stringContaining('403 {"error":"Profile mismatch"}'),
+    });
+  });
+
+  it('refuses a profile without an id or a domain, naming the fix', async () => {
+    await expect(probeEndpoint('http://127.0.0.1:1/', { token, profile: { id: 'p' } as never })).rejects.toThrow(
+      /profile must be \{ id: string, domain: string \}/,
+    );
+  });
+});
+
 describe('probeEndpoint() against endpoints wrong on purpose: it fails and names the row', () => {
   it('an endpoint that accepts any signature fails "bad signature"', async () => {
     endpoint = await sloppyTarget(token, { signature: true });

@@ -3,6 +3,7 @@ import { defineConfig, type Options } from 'tsup';
 const library: Options = {
   entry: {
     index: 'src/index.ts',
+    'adapter-kit': 'src/adapter-kit/index.ts',
     testing: 'src/testing/index.ts',
     redis: 'src/redis/index.ts',
     node: 'adapters/node/index.ts',
@@ -21,6 +22,9 @@ const library: Options = {
     publish: 'src/publish/index.ts',
   },
   format: ['esm', 'cjs'],
+  // The core and /adapter-kit are built from the same sources: shared chunks give both one copy
+  // of the receiver (one WebhookError class) in CommonJS as well as in ESM.
+  splitting: true,
   dts: true,
   // Keeps the CLI, built beside the library at the same time by the config below.
   clean: ['!cli.js'],

@@ -170,10 +170,10 @@ describeWithRedis('queue mode on BullMQ (contract v3), one process', () => {
     });
     const payload = articleSyncPayload();
     const deliveryId = randomUUID();
-    const started = Date.now();
+    // Bounded by enqueueTimeoutMs whatever the engine does (test/receiver/queue-mode.test.ts
+    // proves the abort); here, that a dead Redis is a 503 the service retries.
     const refused = await post(down, payload, deliveryId);
     expect(refused).toMatchObject({ status: 503, body: { error: 'Queue unavailable' } });
-    expect(Date.now() - started).toBeLessThan(10_000);
     expect(errors).toEqual([expect.objectContaining({ code: 'queue_unavailable' })]);
     await dead.close().catch(() => {});
 

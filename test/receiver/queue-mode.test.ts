@@ -137,10 +137,9 @@ describe('queue mode in the core', () => {
       },
     };
     const onError = vi.fn();
-    const started = Date.now();
+    // The engine never settles: only enqueueTimeoutMs can end the wait, and its abort says it did.
     const answer = await createReceiver({ token, queue, enqueueTimeoutMs: 50, onError }).handle(sync('q-8'), {});
     expect(answer).toEqual(UNAVAILABLE);
-    expect(Date.now() - started).toBeLessThan(2000);
     expect(signal?.aborted).toBe(true);
     expect(onError.mock.calls[0]![0].reason).toBe(
       'the queue did not take the delivery within enqueueTimeoutMs (50 ms)',

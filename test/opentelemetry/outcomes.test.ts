@@ -2,7 +2,13 @@ import { SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
 import type { Histogram } from '@opentelemetry/sdk-metrics';
 import type { ReadableSpan } from '@opentelemetry/sdk-trace-base';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { createReceiver, type DedupStore, memoryDedupStore, type ReceiverOptions } from 'webhook-cms-receiver';
+import {
+  createReceiver,
+  type DedupStore,
+  memoryDedupStore,
+  type ReceiverOptions,
+  withQueueMode,
+} from 'webhook-cms-receiver';
 import { openTelemetry } from 'webhook-cms-receiver/opentelemetry';
 import { articleSyncPayload, signDelivery, testPayload } from 'webhook-cms-receiver/testing';
 import { enableContext, memorySdk } from './sdk.js';
@@ -147,7 +153,7 @@ describe('openTelemetry(): one span and one count per delivery, through handle()
   });
 
   it('queued: queue mode answers at once, without a handler span; a redelivery of a queued job is a duplicate', async () => {
-    const r = receiver({ queue: { enqueue: async () => {} } });
+    const r = receiver({ queue: withQueueMode({ enqueue: async () => {} }) });
     const payload = articleSyncPayload();
     expect((await r.handle(signDelivery({ token, payload, deliveryId: 'd-queued' }))).body).toEqual({
       ok: true,

@@ -14,6 +14,7 @@ import {
   startWorker,
   type WebhookEvent,
   type WorkerErrorInfo,
+  withQueueMode,
 } from 'webhook-cms-receiver';
 import { bullmqJobId, bullmqQueue, bullmqSource } from 'webhook-cms-receiver/bullmq';
 import { webhookHandler } from 'webhook-cms-receiver/fetch';
@@ -185,11 +186,11 @@ describeWithRedis('queue mode on BullMQ (contract v3), one process', () => {
   });
 
   it('answers 503 when the engine rejects the job, and never runs a handler given to handle()', async () => {
-    const failing: DeliveryQueue = {
+    const failing: DeliveryQueue = withQueueMode({
       enqueue: async () => {
         throw new Error('engine said no');
       },
-    };
+    });
     let ran = false;
     const receiver = createReceiver({ token, queue: failing, onError: () => {} });
     const signed = signDelivery({ token, payload: articleSyncPayload() });

@@ -13,7 +13,8 @@ import { type StartedPostgres, startPostgres } from '../setup/postgres.js';
 // written, against the BUILT package (npm test builds first), in a child process of its own:
 // test/docs/run-block.mjs runs it after test/docs/prelude.mjs (savePost, db, the quick start's
 // receiver and handlers); a block that starts a server is then sent a signed test delivery
-// at /webhook; a block written as a vitest test runs under vitest.
+// at /webhook, one that builds its own receiver has it handle one (through the Redis or
+// Postgres it set up); a block written as a vitest test runs under vitest.
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const here = fileURLToPath(new URL('./', import.meta.url));
 const TOKEN = 'docs-token';
@@ -94,7 +95,9 @@ describe('the docs code blocks run as written', () => {
       return;
     }
     const file = join(scratch, `${name}.mjs`);
-    writeFileSync(file, code);
+    // The one line added to a block: its own receiver, exported for run-block.mjs to try.
+    const own = /^(?:const|let|var) receiver\b/m.test(code) && !/export\s*\{[^}]*\breceiver\b/.test(code);
+    writeFileSync(file, own ? `${code}\nexport { receiver };\n` : code);
     const child = spawn(process.execPath, [join(here, 'run-block.mjs'), file], {
       cwd: scratch,
       env: env(),
@@ -103,6 +106,7 @@ describe('the docs code blocks run as written', () => {
     const exit = exited(child);
     try {
       const lines = await done(child, exit);
+      if (own) expect(lines).toContain('HANDLED 200');
       for (const line of lines) {
         const port = /^LISTENING (\d+)$/.exec(line)?.[1];
         if (!port) continue;

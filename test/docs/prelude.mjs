@@ -14,6 +14,8 @@ globalThis.db = {
     delete: async () => ({ id: '1', slug: 'hello' }),
   },
 };
+/** A secret manager (the tokens guide declares it): holds the token the test signs with. */
+globalThis.readSecret = async () => JSON.stringify({ tokens: [process.env.WEBHOOK_TOKEN] });
 /** What the quick start built. */
 globalThis.handlers = { 'article.sync': ({ article }) => globalThis.savePost(article) };
 globalThis.receiver = createReceiver({ token: process.env.WEBHOOK_TOKEN });

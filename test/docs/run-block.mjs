@@ -1,6 +1,7 @@
 // Runs one docs code block (already stripped of its types) the way a reader would, and tells
 // test/docs/code-blocks.test.ts what it did, on stdout: `LISTENING <port>` for each server it
-// started, then `DONE` once its top level finished and every server listens. A fixed port in
+// started, `HANDLED <status>` when it exports a receiver (the test exports a top-level
+// `receiver` for it), then `DONE` once its top level finished and every server listens. A fixed port in
 // the docs (3000) becomes a free one, so runs do not collide; nothing else is changed.
 import { Server } from 'node:net';
 import { pathToFileURL } from 'node:url';
@@ -20,6 +21,13 @@ Server.prototype.listen = function (...args) {
   return listen.apply(this, args);
 };
 
-await import(pathToFileURL(process.argv[2]).href);
+const block = await import(pathToFileURL(process.argv[2]).href);
 for (const port of await Promise.all(listening)) console.log(`LISTENING ${port}`);
+// A block that builds its own receiver (a store's, say) without serving it: hand it a signed
+// test delivery, through the store the block set up.
+if (typeof block.receiver?.handle === 'function') {
+  const { signDelivery, testPayload } = await import('webhook-cms-receiver/testing');
+  const delivery = signDelivery({ token: process.env.WEBHOOK_TOKEN, payload: testPayload() });
+  console.log(`HANDLED ${(await block.receiver.handle(delivery)).status}`);
+}
 console.log('DONE');

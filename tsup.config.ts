@@ -1,8 +1,24 @@
 import { defineConfig, type Options } from 'tsup';
 
+type TsupPlugin = NonNullable<Options['plugins']>[number];
+
+/**
+ * Drops the bare `import "./chunk-….js";` lines esbuild's code splitting leaves for evaluation
+ * order. The chunks only declare (`sideEffects: false`), so a bundler ignores these imports
+ * anyway, but esbuild warns about each one in every user's build that reaches them.
+ */
+const noBareChunkImports: TsupPlugin = {
+  name: 'no-bare-chunk-imports',
+  renderChunk(code) {
+    if (this.format !== 'esm') return undefined;
+    return { code: code.replace(/^import "\.\/chunk-[\w-]+\.js";\n/gm, '') };
+  },
+};
+
 const library: Options = {
   entry: {
     index: 'src/index.ts',
+    'adapter-kit': 'src/adapter-kit/index.ts',
     testing: 'src/testing/index.ts',
     redis: 'src/redis/index.ts',
     node: 'adapters/node/index.ts',
@@ -21,6 +37,10 @@ const library: Options = {
     publish: 'src/publish/index.ts',
   },
   format: ['esm', 'cjs'],
+  // The core and /adapter-kit are built from the same sources: shared chunks give both one copy
+  // of the receiver (one WebhookError class) in CommonJS as well as in ESM.
+  splitting: true,
+  plugins: [noBareChunkImports],
   dts: true,
   // Keeps the CLI, built beside the library at the same time by the config below.
   clean: ['!cli.js'],

@@ -9,6 +9,7 @@ export default defineConfig({
     // Tests run against the sources; the pack-and-import test checks the built package.
     alias: [
       { find: /^webhook-cms-receiver$/, replacement: here('./src/index.ts') },
+      { find: /^webhook-cms-receiver\/adapter-kit$/, replacement: here('./src/adapter-kit/index.ts') },
       { find: /^webhook-cms-receiver\/testing$/, replacement: here('./src/testing/index.ts') },
       { find: /^webhook-cms-receiver\/publish$/, replacement: here('./src/publish/index.ts') },
       { find: /^webhook-cms-receiver\/(bullmq|pg-boss)$/, replacement: here('./src/$1/index.ts') },

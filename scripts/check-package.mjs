@@ -20,14 +20,21 @@ import { checkConsumer } from './check-package-consumer.mjs';
 const CORE_GZIP_BUDGET = 30 * 1024;
 /**
  * Gzipped bytes of what a user's bundler ships for the README's quick start (createReceiver and
- * the Express adapter, esbuild, minified): what only some users need (queue mode, telemetry
- * plumbing, token sources) must stay out of it unless used (issue 35).
- * The target is 16 KiB. Measured 15.1 KiB before token sources and kept requests (contract v4)
- * and 17.4 KiB after: createReceiver still reaches queue mode (3.1 KB minified), kept requests
- * (2.7 KB) and the token keeper (2.7 KB) whatever the options. Held at 18 KiB until the queue
- * objects and the rotation window bring their own code; then back to 16.
+ * the Express adapter, esbuild, minified, one file): what only some users need (queue mode,
+ * telemetry plumbing, token sources) must stay out of it unless used (issue 35).
+ * The target is 16 KiB. Measured 15.1 KiB before token sources and kept requests (contract v4),
+ * 17.6 KiB after. Queue mode now comes with the queue object (withQueueMode): 16.9 KiB. The
+ * rotation window's kept requests load on first use (a dynamic import), which a one-file bundle
+ * inlines: 17.1 KiB. Still reached whatever the options: the token keeper (2.7 KB minified)
+ * and the telemetry plumbing (guarded-trace, 1.6 KB).
  */
-const QUICK_START_GZIP_BUDGET = 18 * 1024;
+const QUICK_START_GZIP_BUDGET = 17.5 * 1024;
+/**
+ * The same quick start bundled with code splitting (what Vite, Next.js or `esbuild --splitting`
+ * produce): the bytes loaded at start, the entry and the chunks it imports statically; the
+ * kept requests' chunk loads only when a rotation window is armed. Measured 16.3 KiB.
+ */
+const QUICK_START_INITIAL_GZIP_BUDGET = 16.5 * 1024;
 const QUICK_START = `import { createReceiver } from 'webhook-cms-receiver';
 import { webhookHandler } from 'webhook-cms-receiver/express';
 export const handler = webhookHandler(createReceiver({ token: process.env.WEBHOOK_TOKEN }), { 'article.sync': () => {} });
@@ -189,26 +196,55 @@ function reportQuickStart() {
   const scratch = mkdtempSync(join(root, '.scratch', 'quick-start-'));
   try {
     writeFileSync(join(scratch, 'quick-start.mjs'), QUICK_START);
+    const args = ['quick-start.mjs', '--bundle', '--minify', '--format=esm', '--platform=node', '--external:express'];
+    const common = ['--tsconfig-raw={}', '--log-level=warning'];
     const out = join(scratch, 'out.js');
-    const args = ['quick-start.mjs', '--bundle', '--minify', '--format=esm', '--platform=node'];
+    run('the quick start bundles with esbuild', bin('esbuild'), [...args, ...common, `--outfile=${out}`], {
+      cwd: scratch,
+    });
+    if (existsSync(out)) {
+      const code = readFileSync(out);
+      const line = `quick start (createReceiver + /express, esbuild --minify, one file): ${code.length} bytes, ${gzipSync(code, { level: 9 }).length} bytes gzipped`;
+      budget(line, gzipSync(code, { level: 9 }).length, QUICK_START_GZIP_BUDGET, 'QUICK_START_GZIP_BUDGET');
+    }
+    const split = join(scratch, 'split');
+    const meta = join(scratch, 'meta.json');
     run(
-      'the quick start bundles with esbuild',
+      'the quick start bundles with esbuild --splitting',
       bin('esbuild'),
-      [...args, '--external:express', '--tsconfig-raw={}', `--outfile=${out}`, '--log-level=warning'],
+      [...args, ...common, '--splitting', `--outdir=${split}`, `--metafile=${meta}`],
       { cwd: scratch },
     );
-    if (!existsSync(out)) return;
-    const code = readFileSync(out);
-    const gzip = gzipSync(code, { level: 9 }).length;
-    const line = `quick start (createReceiver + /express, esbuild --minify): ${code.length} bytes, ${gzip} bytes gzipped`;
-    if (gzip <= QUICK_START_GZIP_BUDGET) ok(`${line}; budget ${QUICK_START_GZIP_BUDGET} gzipped`);
-    else
-      fail(
-        `${line}: over the ${QUICK_START_GZIP_BUDGET}-byte budget. Something only some users need reached the quick start's bundle (see esbuild --metafile), or raise QUICK_START_GZIP_BUDGET on purpose.`,
-      );
+    if (!existsSync(meta)) return;
+    const { outputs } = JSON.parse(readFileSync(meta, 'utf8'));
+    const initial = new Set();
+    const visit = (file) => {
+      if (initial.has(file)) return;
+      initial.add(file);
+      for (const { path, kind } of outputs[file].imports) if (kind === 'import-statement' && outputs[path]) visit(path);
+    };
+    visit(Object.keys(outputs).find((file) => outputs[file].entryPoint));
+    const code = Buffer.concat([...initial].map((file) => readFileSync(resolve(scratch, file))));
+    const lazy = Object.keys(outputs).filter((file) => file.endsWith('.js') && !initial.has(file));
+    const line = `quick start with --splitting, loaded at start: ${code.length} bytes, ${gzipSync(code, { level: 9 }).length} bytes gzipped (on first use: ${lazy.map((file) => file.replace(/^.*\//, '')).join(', ') || 'nothing'})`;
+    budget(
+      line,
+      gzipSync(code, { level: 9 }).length,
+      QUICK_START_INITIAL_GZIP_BUDGET,
+      'QUICK_START_INITIAL_GZIP_BUDGET',
+    );
   } finally {
     rmSync(scratch, { recursive: true, force: true });
   }
+}
+
+/** Passes a measured size within its budget, or fails naming how to find the cause. */
+function budget(line, gzip, limit, name) {
+  if (gzip <= limit) ok(`${line}; budget ${limit} gzipped`);
+  else
+    fail(
+      `${line}: over the ${limit}-byte budget. Something only some users need reached the quick start's bundle (see esbuild --metafile), or raise ${name} on purpose.`,
+    );
 }
 
 function reportSizes() {

@@ -1,27 +1,25 @@
 #!/usr/bin/env node
-// `npm run check:readme`: every ```ts and ```js block of README.md, CONTRIBUTING.md and docs/*.md is
-// type-checked, as a user would paste it, against the package's own entries (tsconfig.json's
-// paths map `webhook-cms-receiver/*` to the sources). Each block becomes one module in
-// .scratch/readme/, so blocks do not see each other; the names a snippet takes from the
-// user's own code (savePost, db, …) come from the small PRELUDE below. A block whose info
-// string says `no-check` (```ts no-check) is skipped: use it for fragments only, sparingly.
+// `npm run check:readme`: every code block of README.md, CONTRIBUTING.md and docs/*.md is run
+// or marked. A ```ts or ```js block with no marker is run as written by
+// test/docs/code-blocks.test.ts (part of `npm test`); any other block, or one that cannot run
+// here (another runtime, a server of yours), carries `<!-- fragment: reason -->` on the line
+// before its fence, and this check fails on a block with neither, or a marker with no reason.
+// Every ```ts and ```js block, run or not, is also type-checked, as a user would paste it,
+// against the package's own entries (tsconfig.json's paths map `webhook-cms-receiver/*` to the
+// sources). Each block becomes one module in .scratch/readme/, so blocks do not see each other;
+// the names a snippet takes from the user's own code (savePost, db, …) come from the small
+// PRELUDE below (test/docs/prelude.mjs gives them values when the blocks run). A block whose
+// info string says `no-check` (```ts no-check) is not type-checked: use it for fragments only.
 // Errors are reported at their line in the Markdown file. Usage: node scripts/check-readme.mjs
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { allBlocks, docFiles, RUNNABLE } from './doc-blocks.mjs';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
-// The README, CONTRIBUTING.md and every guide in docs/.
-const DOCS = [
-  'README.md',
-  'CONTRIBUTING.md',
-  ...readdirSync(join(root, 'docs'))
-    .filter((name) => name.endsWith('.md'))
-    .map((name) => `docs/${name}`),
-];
+const DOCS = docFiles(root);
 const scratch = join(root, '.scratch', 'readme');
-const EXTENSIONS = { ts: 'ts', typescript: 'ts', js: 'mjs', javascript: 'mjs' };
 
 // What snippets take from the user's side: their own functions and the objects an earlier
 // snippet built. Global, so a snippet's own `const receiver = …` shadows it.
@@ -65,27 +63,6 @@ const TSCONFIG = {
   include: ['*.ts', '*.mjs'],
 };
 
-/** The fenced code blocks of a Markdown text, with the 1-based line of their first code line. */
-function codeBlocks(text) {
-  const blocks = [];
-  let open;
-  text.split('\n').forEach((line, index) => {
-    const fence = /^(\s*)(`{3,}|~{3,})\s*(.*)$/.exec(line);
-    if (!open) {
-      if (!fence) return;
-      const [lang = '', ...flags] = fence[3].trim().split(/\s+/);
-      open = { indent: fence[1].length, fence: fence[2], lang: lang.toLowerCase(), flags, line: index + 2, lines: [] };
-    } else if (fence && fence[2][0] === open.fence[0] && fence[2].length >= open.fence.length && !fence[3].trim()) {
-      blocks.push(open);
-      open = undefined;
-    } else {
-      // Code inside a list item is indented like its fence.
-      open.lines.push(line.slice(Math.min(open.indent, line.length - line.trimStart().length)));
-    }
-  });
-  return blocks;
-}
-
 rmSync(scratch, { recursive: true, force: true });
 mkdirSync(scratch, { recursive: true });
 // A .ts, not a .d.ts: skipLibCheck would hide a prelude that no longer matches the package.
@@ -95,22 +72,34 @@ writeFileSync(join(scratch, 'tsconfig.json'), `${JSON.stringify(TSCONFIG, null, 
 /** Scratch file name → where its first line sits in the docs. */
 const origins = new Map();
 let skipped = 0;
-for (const doc of DOCS) {
-  const path = join(root, doc);
-  if (!existsSync(path)) continue;
-  for (const block of codeBlocks(readFileSync(path, 'utf8'))) {
-    const extension = EXTENSIONS[block.lang];
-    if (!extension) continue;
-    if (block.flags.includes('no-check')) {
-      skipped++;
-      continue;
-    }
-    // Zero-padded, so tsc reports the blocks in the order they appear.
-    const name = `${doc.replace(/\.md$/, '').replace('/', '-')}-${String(block.line).padStart(4, '0')}.${extension}`;
-    // `export {}` makes every block a module, so its names stay its own.
-    writeFileSync(join(scratch, name), `${block.lines.join('\n')}\nexport {};\n`);
-    origins.set(name, { doc, line: block.line });
+let run = 0;
+let fragments = 0;
+const unmarked = [];
+for (const block of allBlocks(root)) {
+  const where = `${block.doc}:${block.line - 1}`;
+  const extension = RUNNABLE[block.lang];
+  if (block.fragment === '') unmarked.push(`${where}: the fragment marker gives no reason`);
+  else if (block.fragment !== undefined) fragments++;
+  else if (extension) run++;
+  else
+    unmarked.push(
+      `${where}: a \`\`\`${block.lang || '(no language)'} block is never run: mark it <!-- fragment: reason --> on the line before`,
+    );
+  if (!extension) continue;
+  if (block.flags.includes('no-check')) {
+    skipped++;
+    if (block.fragment === undefined) unmarked.push(`${where}: a no-check block cannot run: mark it a fragment`);
+    continue;
   }
+  // Zero-padded, so tsc reports the blocks in the order they appear.
+  const name = `${block.doc.replace(/\.md$/, '').replace('/', '-')}-${String(block.line).padStart(4, '0')}.${extension}`;
+  // `export {}` makes every block a module, so its names stay its own.
+  writeFileSync(join(scratch, name), `${block.code}\nexport {};\n`);
+  origins.set(name, { doc: block.doc, line: block.line });
+}
+if (unmarked.length > 0) {
+  console.error(`check-readme: ${unmarked.length} code block(s) neither run nor marked:\n  ${unmarked.join('\n  ')}`);
+  process.exit(1);
 }
 
 const tsc = join(root, 'node_modules', 'typescript', 'bin', 'tsc');
@@ -127,7 +116,7 @@ try {
   output = `${error.stdout ?? ''}${error.stderr ?? ''}` || error.message;
 }
 
-const summary = `${origins.size} code blocks from ${DOCS.filter((doc) => existsSync(join(root, doc))).join(', ')}`;
+const summary = `${origins.size} code blocks from ${DOCS.join(', ')} (${run} run by test/docs/code-blocks.test.ts, ${fragments} marked fragments)`;
 if (!failed) {
   console.log(`check-readme: ${summary} type-check${skipped ? ` (${skipped} marked no-check, skipped)` : ''}`);
 } else {

@@ -36,6 +36,7 @@ export type {
 export type { Logger, LogFields } from './receiver/logger.js';
 export { DEFAULT_HANDLER_TIMEOUT_MS } from './receiver/deadline.js';
 export { DEFAULT_ENQUEUE_TIMEOUT_MS } from './receiver/queue-mode.js';
+export { withQueueMode } from './receiver/with-queue-mode.js';
 export type { DeliveryQueue, QueuedDelivery, EnqueueResult, JobResult, QueueStats } from './receiver/queue-types.js';
 export * from './queue/index.js';
 export type { WebhookHandlers, HandlerResult, HandlerContext, HandlerSignal } from './receiver/handlers.js';
@@ -82,4 +83,5 @@ export {
 export type { CryptoProvider, HmacVerifier, HmacStream } from './crypto/provider.js';
 export { nodeCryptoProvider } from './crypto/node-crypto.js';
 export { webCryptoProvider } from './crypto/web-crypto.js';
-export * from './adapter-kit/index.js';
+// The adapter kit moved to 'webhook-cms-receiver/adapter-kit'; its old names stay for one minor version.
+export * from './adapter-kit/deprecated.js';

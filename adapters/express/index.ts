@@ -8,14 +8,8 @@
  * ```
  * @module webhook-cms-receiver/express
  */
-import {
-  byteLimitText,
-  type Receiver,
-  answerRequest,
-  verifyRequest,
-  type WebhookEvent,
-  type WebhookHandlers,
-} from 'webhook-cms-receiver';
+import type { Receiver, WebhookEvent, WebhookHandlers } from 'webhook-cms-receiver';
+import { byteLimitText, answerRequest, verifyRequest } from 'webhook-cms-receiver/adapter-kit';
 import {
   logUnexpected,
   type NodeRequest,

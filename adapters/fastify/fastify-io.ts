@@ -1,4 +1,5 @@
-import type { AdapterRequest, HttpAnswer, Receiver, WebhookEvent } from 'webhook-cms-receiver';
+import type { Receiver, WebhookEvent } from 'webhook-cms-receiver';
+import type { AdapterRequest, HttpAnswer } from 'webhook-cms-receiver/adapter-kit';
 import {
   answerThrough,
   keptRaw,

@@ -14,13 +14,8 @@
  * @module webhook-cms-receiver/fastify
  */
 import type {} from 'fastify';
-import {
-  type Receiver,
-  serveRequest,
-  verifyRequest,
-  type WebhookEvent,
-  type WebhookHandlers,
-} from 'webhook-cms-receiver';
+import type { Receiver, WebhookEvent, WebhookHandlers } from 'webhook-cms-receiver';
+import { serveRequest, verifyRequest } from 'webhook-cms-receiver/adapter-kit';
 import {
   type FastifyReplyLike,
   type FastifyRequestLike,

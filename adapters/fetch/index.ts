@@ -8,15 +8,8 @@
  * ```
  * @module webhook-cms-receiver/fetch
  */
-import {
-  serveRequest,
-  verifyRequest,
-  type AdapterRequest,
-  type HttpAnswer,
-  type Receiver,
-  type WebhookEvent,
-  type WebhookHandlers,
-} from 'webhook-cms-receiver';
+import type { Receiver, WebhookEvent, WebhookHandlers } from 'webhook-cms-receiver';
+import { serveRequest, verifyRequest, type AdapterRequest, type HttpAnswer } from 'webhook-cms-receiver/adapter-kit';
 import { fetchResponseOnNode, type NodeRequest, type NodeResponse } from 'webhook-cms-receiver/node';
 
 /**

@@ -9,7 +9,7 @@ import {
   isFetchRequest,
   type RequestBody,
   toFetchResponse,
-} from 'webhook-cms-receiver';
+} from 'webhook-cms-receiver/adapter-kit';
 import {
   answerThrough,
   closeAfterAnswer,

@@ -11,13 +11,8 @@
  * ```
  * @module webhook-cms-receiver/h3
  */
-import {
-  exchangeHandler,
-  exchangeVerifier,
-  type Receiver,
-  type WebhookEvent,
-  type WebhookHandlers,
-} from 'webhook-cms-receiver';
+import type { Receiver, WebhookEvent, WebhookHandlers } from 'webhook-cms-receiver';
+import { exchangeHandler, exchangeVerifier } from 'webhook-cms-receiver/adapter-kit';
 import { H3, type H3EventLike } from './h3-io.js';
 
 export type { H3EventLike } from './h3-io.js';

@@ -9,16 +9,14 @@
  * @module webhook-cms-receiver/hono
  */
 import type { Context, MiddlewareHandler } from 'hono';
+import type { Receiver, WebhookEvent, WebhookHandlers } from 'webhook-cms-receiver';
 import {
   serveRequest,
   verifyRequest,
   type AdapterRequest,
   type HttpAnswer,
-  type Receiver,
   type RequestBody,
-  type WebhookEvent,
-  type WebhookHandlers,
-} from 'webhook-cms-receiver';
+} from 'webhook-cms-receiver/adapter-kit';
 import { fetchResponseOnNode, type NodeRequest, type NodeResponse } from 'webhook-cms-receiver/node';
 
 /** The context variables `verifyWebhook` sets: `c.get('webhookEvent')`. */

@@ -15,13 +15,8 @@
  * @module webhook-cms-receiver/koa
  */
 import type {} from 'koa';
-import {
-  type Receiver,
-  serveRequest,
-  verifyRequest,
-  type WebhookEvent,
-  type WebhookHandlers,
-} from 'webhook-cms-receiver';
+import type { Receiver, WebhookEvent, WebhookHandlers } from 'webhook-cms-receiver';
+import { serveRequest, verifyRequest } from 'webhook-cms-receiver/adapter-kit';
 import { type KoaContextLike, koaAdapterRequest, koaHints, sendKoaAnswer } from './koa-io.js';
 
 declare module 'koa' {

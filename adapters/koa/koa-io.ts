@@ -1,4 +1,5 @@
-import { type AdapterRequest, byteLimitText, type HttpAnswer, type Receiver } from 'webhook-cms-receiver';
+import type { Receiver } from 'webhook-cms-receiver';
+import { type AdapterRequest, byteLimitText, type HttpAnswer } from 'webhook-cms-receiver/adapter-kit';
 import {
   answerThrough,
   keptRaw,

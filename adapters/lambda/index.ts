@@ -17,14 +17,8 @@
  * ```
  * @module webhook-cms-receiver/lambda
  */
-import {
-  type ExchangeBinding,
-  exchangeHandler,
-  exchangeVerifier,
-  type Receiver,
-  type WebhookEvent,
-  type WebhookHandlers,
-} from 'webhook-cms-receiver';
+import type { Receiver, WebhookEvent, WebhookHandlers } from 'webhook-cms-receiver';
+import { type ExchangeBinding, exchangeHandler, exchangeVerifier } from 'webhook-cms-receiver/adapter-kit';
 import { type LambdaHttpEvent, readEvent } from './lambda-event.js';
 import { type LambdaResult, toLambdaResult } from './lambda-result.js';
 

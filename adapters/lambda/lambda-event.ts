@@ -1,10 +1,5 @@
-import {
-  type AdapterExchange,
-  type AlreadyParsed,
-  type HeadersInput,
-  type RequestBody,
-  WebhookError,
-} from 'webhook-cms-receiver';
+import { type HeadersInput, WebhookError } from 'webhook-cms-receiver';
+import type { AdapterExchange, AlreadyParsed, RequestBody } from 'webhook-cms-receiver/adapter-kit';
 import { type LambdaResult, lambdaExchange } from './lambda-result.js';
 
 /**

@@ -4,7 +4,7 @@ import {
   forwardedHeaders,
   type HttpAnswer,
   statusLine,
-} from 'webhook-cms-receiver';
+} from 'webhook-cms-receiver/adapter-kit';
 
 /**
  * What the handler resolves to: a proxy result every HTTP source of Lambda accepts.

@@ -1,4 +1,4 @@
-import { type DiscardLimits, type HttpAnswer, toFetchResponse } from 'webhook-cms-receiver';
+import { type DiscardLimits, type HttpAnswer, toFetchResponse } from 'webhook-cms-receiver/adapter-kit';
 import type { NodeRequest, NodeResponse, NodeSocket } from './node-objects.js';
 
 // How long a refused connection stays half-closed, reading nothing, before it is destroyed:

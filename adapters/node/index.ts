@@ -11,20 +11,14 @@
  * ```
  * @module webhook-cms-receiver/node
  */
-import {
-  logUnexpected,
-  type Receiver,
-  answerRequest,
-  verifyRequest,
-  type WebhookEvent,
-  type WebhookHandlers,
-} from 'webhook-cms-receiver';
+import type { Receiver, WebhookEvent, WebhookHandlers } from 'webhook-cms-receiver';
+import { logUnexpected, answerRequest, verifyRequest } from 'webhook-cms-receiver/adapter-kit';
 import { nodeAdapterRequest, sendNodeAnswer } from './node-io.js';
 import type { NodeRequest, NodeResponse } from './node-objects.js';
 
 export { closeAfterAnswer, fetchResponseOnNode, prepareNodeAnswer } from './connection.js';
 // Moved into the adapter kit; still exported here, where 0.2 had it.
-export { logUnexpected } from 'webhook-cms-receiver';
+export { logUnexpected } from 'webhook-cms-receiver/adapter-kit';
 export {
   answerThrough,
   keptRaw,

@@ -1,4 +1,4 @@
-import type { AdapterRequest, AlreadyParsed, HttpAnswer, RequestBody } from 'webhook-cms-receiver';
+import type { AdapterRequest, AlreadyParsed, HttpAnswer, RequestBody } from 'webhook-cms-receiver/adapter-kit';
 import { closeAfterAnswer, holdOpenBriefly, socketOf } from './connection.js';
 import type { NodeRequest, NodeResponse } from './node-objects.js';
 import { captureNodeContext } from './request-context.js';

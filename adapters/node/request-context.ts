@@ -1,4 +1,4 @@
-import type { ContextRunner } from 'webhook-cms-receiver';
+import type { ContextRunner } from 'webhook-cms-receiver/adapter-kit';
 import { loadBuiltin } from '../../src/internal/builtin.js';
 
 /** The part of Node's `AsyncResource` used here, described without Node's types. */

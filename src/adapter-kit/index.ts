@@ -1,10 +1,17 @@
 /**
- * The adapter kit: everything an adapter for another framework needs, and all that the
+ * `webhook-cms-receiver/adapter-kit`: everything an adapter for another framework needs, and all that the
  * shipped adapters use. An adapter only translates its framework's request into an
  * {@link AdapterRequest} and writes the {@link HttpAnswer} back; every status comes from the
  * receiver. See CONTRIBUTING.md, "Writing an adapter".
  *
- * @module
+ * @example
+ * ```ts
+ * import type { Receiver, WebhookHandlers } from 'webhook-cms-receiver';
+ * import { serveRequest, toFetchResponse } from 'webhook-cms-receiver/adapter-kit';
+ * const handler = (receiver: Receiver, handlers: WebhookHandlers) => async (request: Request) =>
+ *   toFetchResponse(await serveRequest(receiver, { method: request.method, headers: request.headers, body: () => request }, handlers));
+ * ```
+ * @module webhook-cms-receiver/adapter-kit
  */
 export type { Admission, AdmittedRequest, BodyHasher, RefusedRequest, RequestHead } from '../receiver/admission.js';
 export {

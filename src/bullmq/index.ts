@@ -14,7 +14,7 @@
  * @module webhook-cms-receiver/bullmq
  */
 import type { JobsOptions, Queue } from 'bullmq';
-import type { DeliveryQueue, JobResult } from 'webhook-cms-receiver';
+import { type DeliveryQueue, type JobResult, withQueueMode } from 'webhook-cms-receiver';
 import { queueJobKey, sha256Hex } from '../queue/ids.js';
 import { completedResult } from './completed-result.js';
 import { bullmqStats } from './stats.js';
@@ -86,7 +86,7 @@ export const DEFAULT_RETENTION = Object.freeze({
 export function bullmqQueue(queue: Queue, options: BullmqQueueOptions = {}): DeliveryQueue {
   if (typeof queue?.add !== 'function')
     throw new TypeError('bullmqQueue needs a BullMQ Queue: bullmqQueue(new Queue(name, { connection }))');
-  return {
+  return withQueueMode({
     async enqueue(delivery) {
       const key = queueJobKey(delivery);
       const jobId = key === null ? undefined : await bullmqJobId(key);
@@ -109,7 +109,7 @@ export function bullmqQueue(queue: Queue, options: BullmqQueueOptions = {}): Del
       }
     },
     stats: () => bullmqStats(queue),
-  };
+  });
 }
 
 export { bullmqSource, type BullmqSourceOptions } from './source.js';

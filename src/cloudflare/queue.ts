@@ -1,4 +1,4 @@
-import type { DeliveryQueue } from 'webhook-cms-receiver';
+import { type DeliveryQueue, withQueueMode } from 'webhook-cms-receiver';
 import { QUEUE_MESSAGE_MAX_BYTES, type QueueMessageBody, type R2BucketLike, toMessage } from './bodies.js';
 
 // The few members of the Queues API this entry uses, typed here so the package needs neither
@@ -86,11 +86,11 @@ export function cloudflareQueue(
     );
   }
   const bodies = bodiesOption(options?.bodies, 'cloudflareQueue(env.WEBHOOKS, { bodies: env.WEBHOOK_BODIES })');
-  return {
+  return withQueueMode({
     async enqueue(delivery) {
       await binding.send(await toMessage(delivery, bodies), { contentType: 'json' });
     },
-  };
+  });
 }
 
 /**

@@ -17,7 +17,13 @@
  * @module webhook-cms-receiver/pg-boss
  */
 import type PgBoss from 'pg-boss';
-import { DEFAULT_RETRY, type DeliveryQueue, type JobResult, type RetryOptions } from 'webhook-cms-receiver';
+import {
+  DEFAULT_RETRY,
+  type DeliveryQueue,
+  type JobResult,
+  type RetryOptions,
+  withQueueMode,
+} from 'webhook-cms-receiver';
 import { queueJobKey, sha256Hex } from '../queue/ids.js';
 import { ensureQueue } from './queues.js';
 import { DEFAULT_PG_BOSS_SCHEMA, pgBossStats } from './stats.js';
@@ -92,7 +98,7 @@ export function pgBossQueue(boss: PgBossLike, queueName: string, options: PgBoss
     throw new TypeError('pgBossQueue needs a started PgBoss: pgBossQueue(boss, name)');
   let ready: Promise<void> | undefined;
   const policy = { ...DEFAULT_RETRY, ...options.retry };
-  return {
+  return withQueueMode({
     async enqueue(delivery) {
       ready ??= ensureQueue(boss, queueName, policy, undefined, false).catch((error: unknown) => {
         ready = undefined;
@@ -120,5 +126,5 @@ export function pgBossQueue(boss: PgBossLike, queueName: string, options: PgBoss
       }
     },
     stats: pgBossStats(boss, queueName, options.schema ?? DEFAULT_PG_BOSS_SCHEMA),
-  };
+  });
 }

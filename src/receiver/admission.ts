@@ -15,7 +15,7 @@ export interface RequestHead {
 }
 
 /**
- * The verdict on a request's head, from {@link Receiver.admit}. A refused request is answered
+ * The verdict on a request's head, from {@link webhook-cms-receiver!Receiver.admit | Receiver.admit}. A refused request is answered
  * without reading its body; an admitted one carries on with its body.
  * @group Adapter kit
  */

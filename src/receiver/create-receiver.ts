@@ -11,7 +11,7 @@ import type { ReceiverOptions } from './options.js';
 import { keptDeliveries } from './kept-setup.js';
 import { createPipeline } from './pipeline.js';
 import { TokenUsage } from './token-usage.js';
-import { createQueuePipeline } from './queue-mode.js';
+import { queuePipeline } from './queue-pipeline.js';
 import { type DeliveryInput, verifyDelivery } from './verify-delivery.js';
 
 /** A configured receiver. Create one per endpoint at start-up and reuse it for every request. */
@@ -67,7 +67,7 @@ export function createReceiver(options: ReceiverOptions): Receiver {
   const store = options.dedup === undefined ? memoryDedupStore({ now: options.now }) : options.dedup;
   const { queue } = options;
   const pipeline =
-    queue === undefined ? createPipeline({ options, store }) : createQueuePipeline({ options, config, store, queue });
+    queue === undefined ? createPipeline({ options, store }) : queuePipeline({ options, config, store, queue });
   const core: Core = {
     config,
     options,

@@ -1,7 +1,7 @@
 import type { WebhookEvent } from '../events/types.js';
 import type { WebhookError } from '../errors/webhook-error.js';
 import { andThen, attempt, type MaybePromise } from '../internal/maybe.js';
-import type { KeptDeliveries } from './kept-deliveries.js';
+import type { KeptRequests } from './kept-setup.js';
 import type { TokenUsage } from './token-usage.js';
 import { type Answer, errorAnswer } from './answers.js';
 import type { VerifyConfig } from './config.js';
@@ -19,7 +19,7 @@ export interface Core {
   options: ReceiverOptions;
   pipeline: Pipeline;
   /** Requests kept during a rotation window. */
-  kept?: KeptDeliveries;
+  kept?: KeptRequests;
   /** Warns while an older token still signs deliveries. */
   usage?: TokenUsage;
 }

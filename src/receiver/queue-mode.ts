@@ -27,7 +27,8 @@ export const DEFAULT_ENQUEUE_TIMEOUT_MS = 5000;
  */
 export const QUEUED_CLAIM_PREFIX = 'queued:';
 
-interface QueuePipelineOptions {
+/** What queue mode's pipeline is built from, once per receiver. */
+export interface QueuePipelineOptions {
   options: ReceiverOptions;
   config: VerifyConfig;
   store: DedupStore | false;

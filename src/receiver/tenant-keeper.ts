@@ -165,7 +165,7 @@ export class TenantKeeper implements TokenMatcher {
     }
     const entry = { expiresAt: now + this.options.cacheMs, ...this.prepare(tenant, previous) };
     this.cache.remember(hash, entry);
-    if (!previous) this.changed?.();
+    if (!previous && this.rotatingUntil() !== undefined) this.changed?.();
     return entry;
   }
 

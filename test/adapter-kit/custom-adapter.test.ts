@@ -8,7 +8,8 @@ import {
 } from 'node:http2';
 import type { AddressInfo } from 'node:net';
 import { describe, expect, it, onTestFinished } from 'vitest';
-import { createReceiver, type Receiver, serveRequest, type WebhookHandlers } from 'webhook-cms-receiver';
+import { createReceiver, type Receiver, type WebhookHandlers } from 'webhook-cms-receiver';
+import { serveRequest } from 'webhook-cms-receiver/adapter-kit';
 import { articleSyncPayload, signDelivery } from 'webhook-cms-receiver/testing';
 
 // ---- An adapter for a framework we do not ship (node:http2's core stream API), written from

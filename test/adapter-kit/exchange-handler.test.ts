@@ -1,7 +1,7 @@
 import { describe, expect, it, onTestFinished, vi } from 'vitest';
+import { createReceiver, WebhookError } from 'webhook-cms-receiver';
 import {
   type AlreadyParsed,
-  createReceiver,
   type ExchangeBinding,
   exchangeHandler,
   exchangeVerifier,
@@ -9,8 +9,7 @@ import {
   isFetchRequest,
   serveRequest,
   toFetchResponse,
-  WebhookError,
-} from 'webhook-cms-receiver';
+} from 'webhook-cms-receiver/adapter-kit';
 import { articleSyncPayload, signDelivery } from 'webhook-cms-receiver/testing';
 
 const token = 'whk_exchange_handler_token';

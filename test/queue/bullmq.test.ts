@@ -14,6 +14,7 @@ import {
   startWorker,
   type WebhookEvent,
   type WorkerErrorInfo,
+  withQueueMode,
 } from 'webhook-cms-receiver';
 import { bullmqJobId, bullmqQueue, bullmqSource } from 'webhook-cms-receiver/bullmq';
 import { webhookHandler } from 'webhook-cms-receiver/fetch';
@@ -170,10 +171,10 @@ describeWithRedis('queue mode on BullMQ (contract v3), one process', () => {
     });
     const payload = articleSyncPayload();
     const deliveryId = randomUUID();
-    const started = Date.now();
+    // Bounded by enqueueTimeoutMs whatever the engine does (test/receiver/queue-mode.test.ts
+    // proves the abort); here, that a dead Redis is a 503 the service retries.
     const refused = await post(down, payload, deliveryId);
     expect(refused).toMatchObject({ status: 503, body: { error: 'Queue unavailable' } });
-    expect(Date.now() - started).toBeLessThan(10_000);
     expect(errors).toEqual([expect.objectContaining({ code: 'queue_unavailable' })]);
     await dead.close().catch(() => {});
 
@@ -185,11 +186,11 @@ describeWithRedis('queue mode on BullMQ (contract v3), one process', () => {
   });
 
   it('answers 503 when the engine rejects the job, and never runs a handler given to handle()', async () => {
-    const failing: DeliveryQueue = {
+    const failing: DeliveryQueue = withQueueMode({
       enqueue: async () => {
         throw new Error('engine said no');
       },
-    };
+    });
     let ran = false;
     const receiver = createReceiver({ token, queue: failing, onError: () => {} });
     const signed = signDelivery({ token, payload: articleSyncPayload() });

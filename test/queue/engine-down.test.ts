@@ -25,7 +25,7 @@ describeWithRedis("queue mode with the engine's Redis stopped and started again 
     rmSync(dir, { recursive: true, force: true });
   });
 
-  it("answers 503 within 10 s while Redis is down, and the service's retry is enqueued and handled once it is back", async () => {
+  it("answers 503 while Redis is down, and the service's retry is enqueued and handled once it is back", async () => {
     const port = await freePort();
     redis = await startPrivateRedis(port, dir);
     const url = `redis://127.0.0.1:${port}`;
@@ -71,10 +71,10 @@ describeWithRedis("queue mode with the engine's Redis stopped and started again 
     await once(redis, 'exit');
     const delivery = articleSyncPayload();
     const deliveryId = crypto.randomUUID();
-    const started = Date.now();
+    // Bounded by enqueueTimeoutMs whatever the engine does (test/receiver/queue-mode.test.ts
+    // proves the abort); here, that a killed Redis is a 503 the service retries.
     const refused = await receiver.handle(signDelivery({ token, payload: delivery, deliveryId }));
     expect(refused.status).toBe(503);
-    expect(Date.now() - started).toBeLessThan(10_000);
     expect(effects).toEqual([]);
 
     redis = await startPrivateRedis(port, dir);

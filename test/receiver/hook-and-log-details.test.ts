@@ -1,5 +1,11 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { createReceiver, type DeliveryQueue, memoryDedupStore, type ReceiverOptions } from 'webhook-cms-receiver';
+import {
+  createReceiver,
+  type DeliveryQueue,
+  memoryDedupStore,
+  type ReceiverOptions,
+  withQueueMode,
+} from 'webhook-cms-receiver';
 import { articleSyncPayload, signDelivery } from 'webhook-cms-receiver/testing';
 
 const token = 'whk_hook_and_log_token';
@@ -67,7 +73,7 @@ describe('a hook that throws is logged under its own name, and the answer stands
     const receiver = createReceiver({ token, logger: log.logger, onDuplicate: throwing });
     await receiver.handle(sync('h-dup'), {});
     expect((await receiver.handle(sync('h-dup'), {})).status).toBe(200);
-    const queue: DeliveryQueue = { enqueue: async () => undefined };
+    const queue: DeliveryQueue = withQueueMode({ enqueue: async () => undefined });
     const queued = createReceiver({ token, queue, logger: log.logger, onDuplicate: throwing });
     await queued.handle(sync('h-dup-q'), {});
     expect(await queued.handle(sync('h-dup-q'), {})).toMatchObject({ status: 200, body: { duplicate: true } });

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { createReceiver, type InspectedDelivery, serveRequest } from 'webhook-cms-receiver';
+import { createReceiver, type InspectedDelivery } from 'webhook-cms-receiver';
+import { serveRequest } from 'webhook-cms-receiver/adapter-kit';
 import { articleSyncPayload, signDelivery } from 'webhook-cms-receiver/testing';
 
 const token = 'whk_inspect_test_token_abcdef';

@@ -98,7 +98,7 @@ async function serve(app: Parameters<typeof createServer>[1]): Promise<number> {
 
 /**
  * Sends the body in three chunks, each only once the server has fed the one before to its
- * HMAC (or after a short pause where nothing streams), and reads the answer.
+ * HMAC (at once where nothing streams: `fed` is then infinite), and reads the answer.
  */
 function postInThirds(port: number, vector: Vector, fed: () => number): Promise<{ status: number; body: unknown }> {
   return new Promise((resolve, reject) => {
@@ -112,9 +112,9 @@ function postInThirds(port: number, vector: Vector, fed: () => number): Promise<
     const next = async (i: number): Promise<void> => {
       if (i === chunks.length) return void req.end();
       req.write(chunks[i]);
-      const before = Date.now();
-      // Bounded: a server that hashes nothing until the end still gets the whole body.
-      while (fed() < i + 1 && Date.now() - before < 200) await new Promise((r) => setTimeout(r, 2));
+      // Until the server fed this chunk to its HMAC, however loaded the machine: a server that
+      // never does fails by the test's timeout (and by the count the test asserts).
+      while (fed() < i + 1) await new Promise((r) => setTimeout(r, 2));
       return next(i + 1);
     };
     void next(0);

@@ -5,6 +5,7 @@ import {
   memoryDedupStore,
   type QueuedDelivery,
   type WebhookEvent,
+  withQueueMode,
 } from 'webhook-cms-receiver';
 import { articleSyncPayload, articleTrashPayload, signDelivery } from 'webhook-cms-receiver/testing';
 
@@ -37,12 +38,12 @@ describe('a kept request goes through the same pipeline as a live one', () => {
     const jobs: QueuedDelivery[] = [];
     let enqueued: () => void = () => {};
     const first = new Promise<void>((resolve) => (enqueued = resolve));
-    const queue: DeliveryQueue = {
+    const queue: DeliveryQueue = withQueueMode({
       enqueue: async (delivery) => {
         jobs.push(delivery);
         if (delivery.deliveryId === 'q-kept') enqueued();
       },
-    };
+    });
     const { options, rotate, time } = rotating();
     const receiver = createReceiver({ ...options, queue });
     const payload = articleSyncPayload();

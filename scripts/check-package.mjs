@@ -25,16 +25,19 @@ const CORE_GZIP_BUDGET = 30 * 1024;
  * The target is 16 KiB. Measured 15.1 KiB before token sources and kept requests (contract v4),
  * 17.6 KiB after. Queue mode now comes with the queue object (withQueueMode): 16.9 KiB. The
  * rotation window's kept requests load on first use (a dynamic import), which a one-file bundle
- * inlines: 17.1 KiB. Still reached whatever the options: the token keeper (2.7 KB minified)
- * and the telemetry plumbing (guarded-trace, 1.6 KB).
+ * inlines: 17.1 KiB. Tenant mode (contract v4) loads on first use too, which a one-file bundle
+ * also inlines: 19.8 KiB. Still reached whatever the options: the token keeper (2.7 KB
+ * minified) and the telemetry plumbing (guarded-trace, 1.6 KB).
  */
-const QUICK_START_GZIP_BUDGET = 17.5 * 1024;
+const QUICK_START_GZIP_BUDGET = 20 * 1024;
 /**
  * The same quick start bundled with code splitting (what Vite, Next.js or `esbuild --splitting`
  * produce): the bytes loaded at start, the entry and the chunks it imports statically; the
- * kept requests' chunk loads only when a rotation window is armed. Measured 16.3 KiB.
+ * kept requests' chunk loads only when a rotation window is armed, tenant mode's only with
+ * `tenants`. Measured 16.3 KiB before tenant mode, 17.2 KiB with its option checks, namespaced
+ * keys and per-tenant warnings in the shared path.
  */
-const QUICK_START_INITIAL_GZIP_BUDGET = 16.5 * 1024;
+const QUICK_START_INITIAL_GZIP_BUDGET = 17.5 * 1024;
 const QUICK_START = `import { createReceiver } from 'webhook-cms-receiver';
 import { webhookHandler } from 'webhook-cms-receiver/express';
 export const handler = webhookHandler(createReceiver({ token: process.env.WEBHOOK_TOKEN }), { 'article.sync': () => {} });

@@ -2,7 +2,7 @@ import { defaultCryptoProvider } from '../crypto/default-provider.js';
 import type { WebhookError } from '../errors/webhook-error.js';
 import { positiveOption } from '../internal/positive.js';
 import { DEFAULT_MAX_BODY_BYTES, DEFAULT_TOLERANCE_SECONDS, type ReceiverOptions } from './options.js';
-import { TenantKeeper } from './tenant-keeper.js';
+import { tenantKeeper } from './tenant-loader.js';
 import { DEFAULT_TENANT_LOOKUPS_PER_SECOND } from './tenant.js';
 import { TokenKeeper } from './token-keeper.js';
 import type { TokenMatcher } from './token-matcher.js';
@@ -39,7 +39,7 @@ export function resolveConfig(
   const keeper: TokenMatcher =
     options.tenants === undefined
       ? new TokenKeeper({ ...common, token: options.token })
-      : new TenantKeeper({ ...common, ...tenantOptions(options) });
+      : tenantKeeper({ ...common, ...tenantOptions(options) });
   return {
     keeper,
     toleranceSeconds: positiveOption(

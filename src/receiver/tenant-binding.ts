@@ -8,7 +8,7 @@ import type { TenantBinding } from './tenant.js';
  * (profile null) passes on the token alone; an event this version does not know is held to
  * the same check when it carries a profile. Returns the event with `tenant` set.
  */
-export function checkTenant(event: WebhookEvent, tenant: TenantBinding): WebhookEvent {
+export function checkTenant(event: WebhookEvent, tenant: Omit<TenantBinding, 'bind'>): WebhookEvent {
   const profile = profileOf(event);
   if (profile) {
     const { id, domain } = profile;

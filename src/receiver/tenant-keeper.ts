@@ -1,9 +1,11 @@
 import type { CryptoProvider } from '../crypto/provider.js';
 import { tokenSha256Hex } from '../crypto/token-sha256.js';
 import { WebhookError } from '../errors/webhook-error.js';
+import type { WebhookEvent } from '../events/types.js';
 import { describeThrown } from '../internal/describe.js';
 import { andThen, type MaybePromise } from '../internal/maybe.js';
 import { LookupBudget } from './lookup-budget.js';
+import { checkTenant } from './tenant-binding.js';
 import { HashCache, type TenantEntry } from './tenant-cache.js';
 import { type CheckedTenant, readTenant } from './tenant-shape.js';
 import type { TenantBinding, TenantResolver } from './tenant.js';
@@ -175,6 +177,7 @@ export class TenantKeeper implements TokenMatcher {
       ref: Object.freeze({ id: tenant.id }),
       profileId: tenant.profileId,
       domain: tenant.domain?.toLowerCase(),
+      bind: (event: WebhookEvent) => checkTenant(event, binding),
     });
     const keys = tenant.tokens.map(
       (token) =>

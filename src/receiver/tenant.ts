@@ -1,3 +1,5 @@
+import type { WebhookEvent } from '../events/types.js';
+
 /**
  * One site of a multi-site endpoint: its id (namespacing its dedup keys, ordering marks, job
  * ids and kept requests), its token (or two during its own rotation, the first current), and
@@ -52,4 +54,6 @@ export interface TenantBinding {
   readonly profileId: string | undefined;
   /** Lower-cased. */
   readonly domain: string | undefined;
+  /** Checks the event names this tenant's profile (else throws 403) and sets `event.tenant`. */
+  bind(event: WebhookEvent): WebhookEvent;
 }

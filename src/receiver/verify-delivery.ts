@@ -14,7 +14,6 @@ import {
 import { decodeUtf8 } from '../input/utf8.js';
 import { isThenable, type MaybePromise } from '../internal/maybe.js';
 import type { VerifyConfig } from './config.js';
-import { checkTenant } from './tenant-binding.js';
 import type { MatchedToken } from './token-matcher.js';
 
 /** A delivery as received: headers and the raw body. */
@@ -116,7 +115,7 @@ function finish(
   }
   const deliveryId = header(record, lookup, 'x-service-delivery-id') || null;
   const event = parseEvent(parseJson(bytes), { deliveryId, tokenIndex: token.index });
-  return token.tenant === undefined ? event : checkTenant(event, token.tenant);
+  return token.tenant === undefined ? event : token.tenant.bind(event);
 }
 
 /** Checks 3 and 4. */

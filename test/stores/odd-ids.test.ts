@@ -41,6 +41,9 @@ for (const name of postgresClients) {
     let db: TestDatabase;
     beforeAll(async () => {
       db = await openDatabase(name);
+      // Each store on a shared pg Client keeps one 'error' listener once a transaction of its
+      // failed (connectionGuard); these suites make dozens of stores on one client.
+      (db.client as { setMaxListeners?: (count: number) => void }).setMaxListeners?.(200);
     }, 60_000);
     afterAll(() => db?.close());
     for (const transactional of [false, true]) {

@@ -1,4 +1,3 @@
-import type { CryptoProvider } from '../crypto/provider.js';
 import { tokenSha256Hex } from '../crypto/token-sha256.js';
 import { WebhookError } from '../errors/webhook-error.js';
 import type { WebhookEvent } from '../events/types.js';
@@ -10,19 +9,13 @@ import { HashCache, type TenantEntry } from './tenant-cache.js';
 import { type CheckedTenant, readTenant } from './tenant-shape.js';
 import type { TenantBinding, TenantResolver } from './tenant.js';
 import { bearerStart, findToken, plausibleToken, type TokenKey, unknownToken } from './token.js';
-import type { MatchedToken, TokenMatcher } from './token-matcher.js';
+import type { MatchedToken, MatcherOptions, TokenMatcher } from './token-matcher.js';
 import { readDeadline } from './token-source.js';
 
 /** What a {@link TenantKeeper} is made from, once per receiver. */
-export interface TenantKeeperOptions {
+export interface TenantKeeperOptions extends MatcherOptions {
   tenants: TenantResolver;
-  rotatingUntil?: unknown;
-  cacheMs: number;
   lookupsPerSecond: number;
-  crypto: CryptoProvider;
-  now: () => number;
-  /** A failed lookup, at most once a minute. */
-  onReadFailed: (error: WebhookError) => void;
 }
 
 /** A failing resolver is asked again about a known tenant at most this often. */

@@ -1,22 +1,15 @@
-import type { CryptoProvider } from '../crypto/provider.js';
 import { WebhookError } from '../errors/webhook-error.js';
 import { describeThrown } from '../internal/describe.js';
 import type { MaybePromise } from '../internal/maybe.js';
 import { bearerStart, findToken, plausibleToken, type TokenKey, unknownToken } from './token.js';
-import type { MatchedToken, TokenMatcher } from './token-matcher.js';
+import type { MatchedToken, MatcherOptions, TokenMatcher } from './token-matcher.js';
 import { readDeadline, readTokenList, type TokenSource } from './token-source.js';
 
 export type { MatchedToken } from './token-matcher.js';
 
 /** What a {@link TokenKeeper} is made from, once per receiver. */
-export interface TokenKeeperOptions {
+export interface TokenKeeperOptions extends MatcherOptions {
   token: unknown;
-  rotatingUntil?: unknown;
-  cacheMs: number;
-  crypto: CryptoProvider;
-  now: () => number;
-  /** A failed read of the source, at most once a minute. */
-  onReadFailed: (error: WebhookError) => void;
 }
 
 /** A wrong token re-reads the source at most this often: a flood costs one read a second. */

@@ -1,3 +1,5 @@
+import type { CryptoProvider } from '../crypto/provider.js';
+import type { WebhookError } from '../errors/webhook-error.js';
 import type { MaybePromise } from '../internal/maybe.js';
 import type { TenantBinding } from './tenant.js';
 import type { TokenKey } from './token.js';
@@ -30,4 +32,15 @@ export interface TokenMatcher {
   refresh(): Promise<void>;
   /** Calls `listener` when a read may have made kept requests verifiable. */
   onChange(listener: () => void): void;
+}
+
+/** What every {@link TokenMatcher} is made from, once per receiver, besides where its tokens come from. */
+export interface MatcherOptions {
+  rotatingUntil?: unknown;
+  /** How long an answer of the source (or the resolver) is kept. */
+  cacheMs: number;
+  crypto: CryptoProvider;
+  now: () => number;
+  /** A failed read of the source (or the resolver), at most once a minute. */
+  onReadFailed: (error: WebhookError) => void;
 }

@@ -20,6 +20,8 @@ export interface TenantKeeperOptions extends MatcherOptions {
 
 /** A failing resolver is asked again about a known tenant at most this often. */
 const RETRY_MS = 1000;
+/** A known site waits at most this long for its entry to be looked up again, then is answered from the old one. */
+const STALE_AFTER_MS = 1000;
 /** A lookup that takes longer fails (503, reported): a hung database must not hold requests forever. */
 const LOOKUP_TIMEOUT_MS = 5000;
 const REPORT_MS = 60_000;
@@ -50,7 +52,10 @@ export class TenantKeeper implements TokenMatcher {
   match(authorization: string | undefined): MaybePromise<MatchedToken> {
     const start = bearerStart(authorization);
     return andThen(tokenSha256Hex(authorization!.slice(start)), (hash) => {
-      const known = this.known(hash);
+      const known = this.cache.known(hash);
+      if (known && known.expiresAt <= this.options.now()) {
+        return this.fresh(hash, known).then((entry) => this.decide(entry, authorization!, start));
+      }
       if (known || this.cache.isUnknown(hash, this.options.now())) return this.decide(known, authorization!, start);
       return this.lookup(hash).then((found) => this.decide(found, authorization!, start));
     });
@@ -60,7 +65,9 @@ export class TenantKeeper implements TokenMatcher {
     const start = bearerStart(authorization);
     const hash = tokenSha256Hex(authorization!.slice(start));
     if (typeof hash !== 'string') return undefined;
-    const known = this.known(hash);
+    const known = this.cache.known(hash);
+    // A stale entry is looked up again before it answers: the body is read meanwhile.
+    if (known && known.expiresAt <= this.options.now()) return undefined;
     if (!known && !this.cache.isUnknown(hash, this.options.now())) {
       // Refused here, before the body is read, when the lookup would be refused anyway.
       if (!this.budget.left()) throw this.budget.exhausted();
@@ -75,8 +82,9 @@ export class TenantKeeper implements TokenMatcher {
   }
 
   async matchKept(tokenSha256: string): Promise<MatchedToken | undefined> {
-    let entry = this.known(tokenSha256);
-    if (!entry) {
+    const known = this.cache.known(tokenSha256);
+    let entry = known && known.expiresAt <= this.options.now() ? await this.fresh(tokenSha256, known) : known;
+    if (!known) {
       // Kept requests share the cap with live ones: a kept flood is looked up over several passes.
       if (this.cache.isUnknown(tokenSha256, this.options.now()) || !this.budget.left()) return undefined;
       entry = await this.lookup(tokenSha256).catch(() => undefined);
@@ -100,13 +108,19 @@ export class TenantKeeper implements TokenMatcher {
     this.changed = listener;
   }
 
-  /** A found tenant's entry, fresh or stale; a stale one is looked up again in the background. */
-  private known(hash: string): TenantEntry | undefined {
-    const entry = this.cache.known(hash);
-    if (entry && entry.expiresAt <= this.options.now() && !this.pending.has(hash)) {
-      this.lookup(hash, entry).catch(() => {});
-    }
-    return entry;
+  /**
+   * A known tenant's entry once it expired: looked up again, so a token removed from its site
+   * stops working once the cache has expired; but a resolver slower than {@link STALE_AFTER_MS}
+   * (or failing) leaves the site answered from its last good entry, never held up.
+   */
+  private fresh(hash: string, stale: TenantEntry): Promise<TenantEntry | undefined> {
+    const refreshed = this.lookup(hash, stale);
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const late = new Promise<TenantEntry>((resolve) => {
+      timer = setTimeout(() => resolve(stale), STALE_AFTER_MS);
+      (timer as { unref?: () => void }).unref?.();
+    });
+    return Promise.race([refreshed.catch(() => stale), late]).finally(() => clearTimeout(timer));
   }
 
   private decide(entry: TenantEntry | undefined, authorization: string, start: number): MatchedToken {

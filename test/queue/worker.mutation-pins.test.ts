@@ -2,6 +2,8 @@ import { describe, expect, it } from 'vitest';
 import {
   createReceiver,
   type DeliveryQueue,
+  type DeliveryStart,
+  type DeliveryTrace,
   isJobFailure,
   type JobFailure,
   type JobResult,
@@ -436,6 +438,89 @@ describe('startWorker through an in-memory job source', () => {
       { level: 'error', message: 'worker: the job source failed to start', fields: { err: new Error('no engine') } },
     ]);
     await broken.close();
+  });
+
+  it('a store that fails to record a finished job is told to onError, not dead-lettered', async () => {
+    const { source, run } = memorySource();
+    const store = memoryDedupStore();
+    const told: Array<{ error: Error; info: WorkerErrorInfo }> = [];
+    startWorker(source, {
+      handlers: { 'article.sync': () => {} },
+      dedup: {
+        claim: (claim) => store.claim(claim),
+        complete: () => {
+          throw new Error('disk full');
+        },
+        release: (claim, lease) => store.release(claim, lease),
+      },
+      onError: (error, info) => void told.push({ error: error as Error, info: info as WorkerErrorInfo }),
+      logger: false,
+    });
+    expect((await run({ delivery: await enqueued(articleSyncPayload(), 'unrecorded'), attempt: 1 })).result).toEqual({
+      ok: true,
+    });
+    expect(told).toHaveLength(1);
+    expect(told[0]!.error.message).toBe('the dedup store failed to record the delivery: Error: disk full');
+    expect(told[0]!.info).toMatchObject({ attempt: 1, deadLettered: false });
+    expect(told[0]!.info.event?.deliveryId).toBe('unrecorded');
+  });
+
+  it('traces each job as a process delivery from the carrier it was enqueued with; a throwing instrumentation is skipped', async () => {
+    const calls: unknown[] = [];
+    const instrumentation = {
+      startDelivery: (start: DeliveryStart): DeliveryTrace => {
+        calls.push(['start', start]);
+        return {
+          verifying: () => void calls.push(['verifying']),
+          verified: (event) => void calls.push(['verified', event.deliveryId]),
+          runHandler: (work) => {
+            calls.push(['runHandler']);
+            return work();
+          },
+          end: (end) => void calls.push(['end', end]),
+        };
+      },
+    };
+    const traced = memorySource();
+    startWorker(traced.source, { handlers: { 'article.sync': () => {} }, instrumentation, logger: false });
+    const delivery = { ...(await enqueued(articleSyncPayload(), 'traced-1')), trace: { traceparent: 'x' } };
+    expect((await traced.run({ delivery, attempt: 1 })).result).toEqual({ ok: true });
+    expect(calls).toEqual([
+      ['start', { kind: 'process', receivedAt: delivery.receivedAt, carrier: { traceparent: 'x' } }],
+      ['verified', 'traced-1'],
+      ['runHandler'],
+      ['end', expect.objectContaining({ outcome: 'processed', status: 200 })],
+    ]);
+
+    const broken = memorySource();
+    let ran = 0;
+    startWorker(broken.source, {
+      handlers: { 'article.sync': () => void ran++ },
+      instrumentation: {
+        startDelivery: () => {
+          throw new Error('exporter down');
+        },
+      },
+      logger: false,
+    });
+    expect((await broken.run({ delivery, attempt: 1 })).result).toEqual({ ok: true });
+    const declined = memorySource();
+    startWorker(declined.source, {
+      handlers: { 'article.sync': () => void ran++ },
+      instrumentation: { startDelivery: () => undefined },
+      logger: false,
+    });
+    expect((await declined.run({ delivery, attempt: 1 })).result).toEqual({ ok: true });
+    expect(ran).toBe(2);
+  });
+
+  it('hands the source a warn that writes to the worker’s logger', async () => {
+    const { source, state } = memorySource();
+    const { lines, logger } = recordingLogger();
+    const worker = startWorker(source, { handlers: {}, logger });
+    await worker.ready;
+    state.settings!.warn!('lost the connection; reconnecting');
+    expect(lines).toEqual([{ level: 'warn', message: 'lost the connection; reconnecting', fields: {} }]);
   });
 
   it('refuses a source or options it cannot use, naming the fix', () => {

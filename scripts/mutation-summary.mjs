@@ -185,7 +185,9 @@ function render() {
     out.push(
       `## ${title} (\`${scope}\`)`,
       '',
-      `**Not measured yet**: no report of this scope. It mutates ${mutate.map((p) => `\`${p}\``).join(', ')} ` +
+      `**Not measured in the reports this file was made from**: no report of this scope (an earlier ` +
+        'measurement, if any, is in `git log -p MUTATION.md`, and says nothing about the code since). ' +
+        `It mutates ${mutate.map((p) => `\`${p}\``).join(', ')} ` +
         `and is to keep ${minimum} %; \`node scripts/mutation-run.mjs ${scope}\` measures it.`,
       '',
     );

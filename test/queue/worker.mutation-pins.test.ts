@@ -523,17 +523,82 @@ describe('startWorker through an in-memory job source', () => {
     expect(lines).toEqual([{ level: 'warn', message: 'lost the connection; reconnecting', fields: {} }]);
   });
 
+  it('with a transactional store, completes the job inside the handler’s transaction with its result', async () => {
+    const { source, run } = memorySource();
+    const tx = { id: 'tx-1' };
+    const completed: unknown[] = [];
+    const results = [
+      { publishedUrl: 'https://e.com/a' },
+      { published_url: 'https://e.com/b' },
+      { publishedUrl: 5 },
+      undefined,
+    ];
+    let next = 0;
+    startWorker(source, {
+      handlers: { 'article.sync': () => results[next++] },
+      dedup: {
+        claim: () => ({ state: 'claimed', lease: '1' }),
+        complete: () => {},
+        release: () => {},
+        transact: async (_claim, work) => ({ state: 'committed', answer: await work(tx) }),
+      },
+      logger: false,
+    });
+    const completeIn = async (into: unknown, result: JobResult) => void completed.push([into, result]);
+    for (let i = 0; i < results.length; i++) {
+      await run({ delivery: await enqueued(), attempt: 1, completeIn });
+    }
+    expect(completed).toEqual([
+      [tx, { ok: true, published_url: 'https://e.com/a' }],
+      [tx, { ok: true, published_url: 'https://e.com/b' }],
+      [tx, { ok: true }],
+      [tx, { ok: true }],
+    ]);
+    // A completion that fails rolls the job back: it is retried with the completion's error.
+    const refused = new Error('the job row is gone');
+    const { failure } = await run({
+      delivery: await enqueued(),
+      attempt: 1,
+      completeIn: async () => {
+        throw refused;
+      },
+    });
+    expect(failure).toMatchObject({ retry: true });
+    expect(failure!.cause).toBe(refused);
+  });
+
+  it('a job for an event with no handler completes; JobFailure names itself and its WebhookError cause', async () => {
+    const { source, run } = memorySource();
+    startWorker(source, {
+      handlers: {
+        'article.sync': () => {
+          throw new WebhookError('delivery_in_progress', 'a copy runs');
+        },
+      },
+      logger: false,
+    });
+    expect((await run({ delivery: await enqueued(testPayload()), attempt: 1 })).result).toEqual({ ok: true });
+    const { failure } = await run({ delivery: await enqueued(), attempt: 1 });
+    expect(failure!.name).toBe('JobFailure');
+    expect(failure!.message).toBe('delivery_in_progress: a copy runs');
+    for (const value of [null, undefined, 'JobFailure', new Error('x'), {}]) expect(isJobFailure(value)).toBe(false);
+  });
+
   it('refuses a source or options it cannot use, naming the fix', () => {
     const { source } = memorySource();
     expect(() => startWorker({} as never, { handlers: {} })).toThrow(
       'startWorker: source must be a JobSource, such as bullmqSource({ queueName, connection }).',
     );
-    expect(() => startWorker({ start() {} } as never, { handlers: {} })).toThrow(TypeError);
+    const sourceFix = 'startWorker: source must be a JobSource';
+    expect(() => startWorker({ start() {} } as never, { handlers: {} })).toThrow(sourceFix);
+    expect(() => startWorker({ close: async () => {} } as never, { handlers: {} })).toThrow(sourceFix);
+    expect(() => startWorker(undefined as never, { handlers: {} })).toThrow(sourceFix);
+    expect(() => startWorker(source, null as never)).toThrow('startWorker needs { handlers }');
     expect(() => startWorker(source, undefined as never)).toThrow('startWorker needs { handlers }');
     expect(() => startWorker(source, { handlers: 'x' as never })).toThrow('startWorker needs { handlers }');
     expect(() => startWorker(source, { handlers: {}, ordering: true })).toThrow(
       'startWorker: ordering: true needs a dedup store shared by the workers (dedup: …).',
     );
-    expect(() => startWorker(source, { handlers: {}, concurrency: 0 })).toThrow(RangeError);
+    expect(() => startWorker(source, { handlers: {}, concurrency: 0 })).toThrow('startWorker: concurrency');
   });
 });

@@ -152,6 +152,8 @@ describe('startWorker through an in-memory job source', () => {
       new WebhookError('delivery_in_progress', 'a copy runs'),
       Object.assign(new Error('not fatal'), { fatal: 'yes' }),
       new WebhookError('internal_error', 'a 500'),
+      // An HTTP client's error with a 4xx status is the handler's own failure, retried like any other.
+      Object.assign(new Error('Not Found'), { status: 404 }),
     ];
     const told: unknown[] = [];
     let next = 0;
@@ -167,7 +169,7 @@ describe('startWorker through an in-memory job source', () => {
     const delivery = await enqueued();
     const verdicts = [];
     for (let i = 0; i < thrown.length; i++) verdicts.push((await run({ delivery, attempt: 1 })).failure!.retry);
-    expect(verdicts).toEqual([false, false, true, true, true]);
+    expect(verdicts).toEqual([false, false, true, true, true, true]);
     expect(told).toEqual([thrown[0], thrown[1]]);
   });
 
@@ -582,6 +584,48 @@ describe('startWorker through an in-memory job source', () => {
     expect(failure!.name).toBe('JobFailure');
     expect(failure!.message).toBe('delivery_in_progress: a copy runs');
     for (const value of [null, undefined, 'JobFailure', new Error('x'), {}]) expect(isJobFailure(value)).toBe(false);
+  });
+
+  it('a store that cannot claim fails the job with its WebhookError, retried', async () => {
+    const { source, run } = memorySource();
+    const { lines, logger } = recordingLogger();
+    let ran = 0;
+    startWorker(source, {
+      handlers: { 'article.sync': () => void ran++ },
+      dedup: {
+        claim: () => {
+          throw new Error('redis down');
+        },
+        complete: () => {},
+        release: () => {},
+      },
+      logger,
+    });
+    const { failure } = await run({ delivery: await enqueued(articleSyncPayload(), 'unclaimed'), attempt: 1 });
+    expect(ran).toBe(0);
+    expect(failure).toMatchObject({ retry: true, deferred: false });
+    expect(failure!.cause).toBeInstanceOf(WebhookError);
+    const { code, reason } = failure!.cause as WebhookError;
+    expect(failure!.message).toBe(`${code}: ${reason}`);
+    expect(reason).toContain('redis down');
+    expect(lines.at(-1)!.message).toMatch(new RegExp(`attempt 1 failed, retry in \\d+ ms: ${code}: `));
+  });
+
+  it('a fault of the worker itself (not a JobFailure) is still a failure the engine retries', async () => {
+    const { source, run } = memorySource();
+    startWorker(source, {
+      handlers: {
+        get 'article.sync'(): never {
+          throw new Error('a handlers object whose getter throws');
+        },
+      },
+      retry: { initialDelayMs: 1000 },
+      logger: false,
+    });
+    const { failure } = await run({ delivery: await enqueued(), attempt: 1 });
+    expect(failure).toMatchObject({ retry: true, message: 'a handlers object whose getter throws' });
+    expect(failure!.delayMs).toBeGreaterThanOrEqual(500);
+    expect(failure!.delayMs).toBeLessThanOrEqual(1000);
   });
 
   it('refuses a source or options it cannot use, naming the fix', () => {

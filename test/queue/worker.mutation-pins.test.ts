@@ -275,7 +275,11 @@ describe('startWorker through an in-memory job source', () => {
     const held = holder.run({ delivery, attempt: 1 });
     await inside;
     const first = (await other.run({ delivery, attempt: 1 })).failure!;
-    expect(first).toMatchObject({ retry: true, deferred: true });
+    expect(first).toMatchObject({
+      retry: true,
+      deferred: true,
+      message: "another worker holds this delivery (a copy running, or a stopped worker's claim)",
+    });
     expect(first.delayMs).toBeGreaterThanOrEqual(500);
     expect(first.delayMs).toBeLessThanOrEqual(1000);
     // The attempt stays where it was; the deferrals stretch the delay (attempt 3 of 3 is not dead-lettered).
@@ -626,6 +630,49 @@ describe('startWorker through an in-memory job source', () => {
     expect(failure).toMatchObject({ retry: true, message: 'a handlers object whose getter throws' });
     expect(failure!.delayMs).toBeGreaterThanOrEqual(500);
     expect(failure!.delayMs).toBeLessThanOrEqual(1000);
+  });
+
+  it('completeIn is used only inside a transaction, and a transaction needs no completeIn', async () => {
+    const plain = memorySource();
+    const completed: unknown[] = [];
+    startWorker(plain.source, { handlers: { 'article.sync': () => {} }, dedup: memoryDedupStore(), logger: false });
+    const completeIn = async (tx: unknown) => void completed.push(tx);
+    expect((await plain.run({ delivery: await enqueued(), attempt: 1, completeIn })).result).toEqual({ ok: true });
+    expect(completed).toEqual([]);
+    const transactional = memorySource();
+    startWorker(transactional.source, {
+      handlers: { 'article.sync': () => {} },
+      dedup: {
+        claim: () => ({ state: 'claimed', lease: '1' }),
+        complete: () => {},
+        release: () => {},
+        transact: async (_claim, work) => ({ state: 'committed', answer: await work({ id: 'tx' }) }),
+      },
+      logger: false,
+    });
+    expect((await transactional.run({ delivery: await enqueued(), attempt: 1 })).result).toEqual({ ok: true });
+  });
+
+  it('without onError, a problem that did not fail the job is logged as one', async () => {
+    const { source, run } = memorySource();
+    const { lines, logger } = recordingLogger();
+    const store = memoryDedupStore();
+    startWorker(source, {
+      handlers: { 'article.sync': () => {} },
+      dedup: {
+        claim: (claim) => store.claim(claim),
+        complete: () => {
+          throw new Error('disk full');
+        },
+        release: (claim, lease) => store.release(claim, lease),
+      },
+      logger,
+    });
+    await run({ delivery: await enqueued(articleSyncPayload(), 'problem-1'), attempt: 1 });
+    expect(lines.map((line) => line.message)).toEqual([
+      'worker: article.sync delivery problem-1 had a problem: Error: the dedup store failed to record the delivery: ' +
+        'Error: disk full (pass onError to startWorker to handle this)',
+    ]);
   });
 
   it('refuses a source or options it cannot use, naming the fix', () => {

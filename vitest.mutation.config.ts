@@ -52,7 +52,7 @@ export default defineConfig({
             'src/publish/**/*.test.ts',
             // In process and without services: the suites that spawn a process or a browser
             // reach no mutant (coverage is per test, in this process) and only cost time.
-            'test/publish/{classify-change,lastmod,lifecycle,publish.property,sanitize-bounded,sanitize-html,slug-history,visibility}.test.ts',
+            'test/publish/{article-date,classify-change,lastmod,lifecycle,publish.property,sanitize-bounded,sanitize-html,slug-history,visibility}.test.ts',
           ]
         : []),
     ],

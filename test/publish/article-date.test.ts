@@ -28,6 +28,9 @@ describe('parseArticleDate reads ISO 8601 date-times only, with real calendar da
       expect(parseArticleDate(`2027-${month}-${days + 1}T00:00:00Z`)).toBeUndefined();
     });
     expect(parseArticleDate('2024-02-29T00:00:00Z')).toBe(utc('2024-02-29T00:00:00Z'));
+    // A leap year lengthens February only.
+    expect(parseArticleDate('2024-01-31T00:00:00Z')).toBe(utc('2024-01-31T00:00:00Z'));
+    expect(parseArticleDate('2024-04-30T00:00:00Z')).toBe(utc('2024-04-30T00:00:00Z'));
     expect(parseArticleDate('2000-02-29T00:00:00Z')).toBe(utc('2000-02-29T00:00:00Z'));
     expect(parseArticleDate('1900-02-29T00:00:00Z')).toBeUndefined();
     expect(parseArticleDate('2026-02-29T00:00:00Z')).toBeUndefined();
@@ -59,7 +62,8 @@ describe('parseArticleDate reads ISO 8601 date-times only, with real calendar da
     expect(parseArticleDate('2026-06-01T23:59:59+23:59')).toBe(utc('2026-06-01T00:00:59Z'));
     expect(parseArticleDate('2026-12-31T23:59:59Z')).toBe(utc('2026-12-31T23:59:59Z'));
     expect(parseArticleDate('2026-01-01T00:00:00Z')).toBe(utc('2026-01-01T00:00:00Z'));
-    for (const value of [undefined, null, 1_780_000_000_000, new Date()])
+    const lookalike = { toString: () => '2026-06-01T09:00:00Z' };
+    for (const value of [undefined, null, 1_780_000_000_000, new Date(), lookalike])
       expect(parseArticleDate(value)).toBeUndefined();
   });
 });

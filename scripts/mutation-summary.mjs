@@ -83,7 +83,7 @@ function summarise(scope) {
         change: `\`${clip(lineText)}\` → \`${clip(replacement)}\``,
         lineText,
         replacement,
-        reason: reasonFor(file, mutant.mutatorName, replacement, lineText),
+        ...reasonFor(file, mutant.mutatorName, replacement, lineText),
       });
     }
   }
@@ -98,9 +98,9 @@ function summarise(scope) {
 
 function reasonFor(file, mutator, replacement, lineText) {
   const candidates = reasons.filter((r) => r.file === file && r.mutator === mutator && r.replacement === replacement);
-  return (
-    candidates.find((r) => r.line !== undefined && r.line === lineText) ?? candidates.find((r) => r.line === undefined)
-  )?.reason;
+  const entry =
+    candidates.find((r) => r.line !== undefined && r.line === lineText) ?? candidates.find((r) => r.line === undefined);
+  return { reason: entry?.reason, entry };
 }
 
 function check(args) {
@@ -142,6 +142,11 @@ function check(args) {
       );
       if (!scoreOnly) failed++;
     }
+    // Reasons for this scope's files that no survivor used: a killed mutant, or a line since changed.
+    const used = new Set(m.survivors.map((s) => s.entry));
+    const stale = reasons.filter((r) => m.byFile.has(r.file) && !used.has(r));
+    for (const r of stale)
+      console.log(`unused reason (drop it if the mutant is gone): ${r.file} ${r.mutator} → ${r.replacement}`);
   }
   return failed ? 1 : 0;
 }
@@ -158,7 +163,9 @@ function render() {
     'scope from scratch (StrykerJS, vitest runner, `perTest` coverage, `ignoreStatic`,',
     '`vitest.mutation.config.ts`), runs its timeouts once more on their own, and records the commit',
     'it measured; then `node scripts/mutation-summary.mjs --write` writes this file. CI runs the',
-    'security core on every build and fails under its minimum or on a survivor without a reason.',
+    'security core on every build and fails under its minimum (`--check security-core --score-only`);',
+    'it lists a survivor without a reason but does not fail on it, since a change to a mutated file',
+    'can add survivors nobody has judged yet. `--check` without `--score-only` fails on those too.',
     '',
     '"Killed" counts timeouts that timed out again when run on their own (a mutant that makes a loop',
     'endless is detected). "Covered" is every mutant at least one test reaches; the score is killed /',
@@ -178,7 +185,9 @@ function render() {
     out.push(
       `## ${title} (\`${scope}\`)`,
       '',
-      `**Not measured yet**: no report of this scope. It mutates ${mutate.map((p) => `\`${p}\``).join(', ')} ` +
+      `**Not measured in the reports this file was made from**: no report of this scope (an earlier ` +
+        'measurement, if any, is in `git log -p MUTATION.md`, and says nothing about the code since). ' +
+        `It mutates ${mutate.map((p) => `\`${p}\``).join(', ')} ` +
         `and is to keep ${minimum} %; \`node scripts/mutation-run.mjs ${scope}\` measures it.`,
       '',
     );

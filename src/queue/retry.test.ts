@@ -15,8 +15,9 @@ describe('retry backoff: capped exponential with equal jitter', () => {
   it('fills in the documented defaults and refuses nonsense at start-up', () => {
     expect(retryPolicy(undefined)).toEqual({ attempts: 10, initialDelayMs: 1000, maxDelayMs: 300_000 });
     expect(retryPolicy({ attempts: 3 })).toEqual({ ...DEFAULT_RETRY, attempts: 3 });
-    expect(() => retryPolicy({ attempts: 0 })).toThrow(RangeError);
-    expect(() => retryPolicy({ attempts: 2.5 })).toThrow(RangeError);
-    expect(() => retryPolicy({ maxDelayMs: -1 })).toThrow(RangeError);
+    expect(() => retryPolicy({ attempts: 0 })).toThrow('startWorker: retry.attempts');
+    expect(() => retryPolicy({ attempts: 2.5 })).toThrow('startWorker: retry.attempts must be an integer, got 2.5.');
+    expect(() => retryPolicy({ initialDelayMs: 0 })).toThrow('startWorker: retry.initialDelayMs');
+    expect(() => retryPolicy({ maxDelayMs: -1 })).toThrow('startWorker: retry.maxDelayMs');
   });
 });

@@ -18,9 +18,9 @@ export class DeliveryContext {
     return this.controller.signal;
   }
 
-  /** Aborts the signal, if anyone asked for it. */
+  /** Aborts the signal, also one the handler asks for only later (a job its engine took back before it ran). */
   abort(reason: Error): void {
-    this.controller?.abort(reason);
+    (this.controller ??= new AbortController()).abort(reason);
   }
 }
 

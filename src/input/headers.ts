@@ -53,23 +53,11 @@ export function recordHeader(record: Readonly<Record<string, unknown>>, name: st
   return Object.hasOwn(record, name) ? join(record[name]) : undefined;
 }
 
-/**
- * A plain loop: `every` with a callback costs a closure call per name on the hot path. Names
- * are scanned for an upper-case ASCII letter instead of lower-cased and compared (which
- * allocates a string per name); a name with any non-ASCII character still takes
- * `toLowerCase`, which knows every script's cases.
- */
+/** A plain loop: `every` with a callback costs a closure call per name on the hot path. */
 function allLowerCase(keys: string[]): boolean {
   for (let i = 0; i < keys.length; i++) {
     const key = keys[i]!;
-    for (let j = 0; j < key.length; j++) {
-      const code = key.charCodeAt(j);
-      if (code >= 0x41 && code <= 0x5a) return false;
-      if (code > 0x7f) {
-        if (key !== key.toLowerCase()) return false;
-        break;
-      }
-    }
+    if (key !== key.toLowerCase()) return false;
   }
   return true;
 }

@@ -23,6 +23,12 @@ describe('compareHexDigest', () => {
     }
   });
 
+  it('never matches a digest of another length than 32 characters', () => {
+    expect(compareHexDigest(digest.slice(0, 31), hex, 0)).toBe(1);
+    expect(compareHexDigest(`${digest}\u0000`, hex, 0)).toBe(1);
+    expect(compareHexDigest('', hex, 0)).toBe(1);
+  });
+
   it('answers NOT_HEX for 63 or 65 digits and for any non-digit, even where the digest matches', () => {
     expect(compareHexDigest(digest, hex.slice(1), 0)).toBe(NOT_HEX);
     expect(compareHexDigest(digest, `${hex}0`, 0)).toBe(NOT_HEX);

@@ -37,4 +37,12 @@ describe('lowerCaseRecord: which header objects are read as they are', () => {
     }
     expect(headerLookup({ 'x-\u212aey': 'v' })('x-key')).toBe('v');
   });
+
+  it('answers the same once it has seen more distinct names than it remembers', () => {
+    for (let i = 0; i < 700; i++) expect(lowerCaseRecord({ [`x-name-${i}`]: 'v' })).toBeDefined();
+    for (let i = 0; i < 700; i += 99) {
+      expect(lowerCaseRecord({ [`x-name-${i}`]: 'v', [`X-Name-${i}`]: 'w' })).toBeUndefined();
+      expect(headerLookup({ [`x-name-${i}`]: 'v', [`X-Name-${i}`]: 'w' })(`x-name-${i}`)).toBe('v, w');
+    }
+  });
 });

@@ -10,7 +10,7 @@ const MICRO = {
   262144: { warmSmall: 4000, warmup: 30, calls: 10, windows: 3, chunk: 10 },
   1048576: { warmSmall: 4000, warmup: 10, calls: 5, windows: 3, chunk: 5 },
 };
-const HTTP = { size: 1024, warmup: 3000, calls: 500, windows: 3 };
+const HTTP = { size: 1024, warmup: 3000, calls: 1000, windows: 3 };
 /** The adapters `--ci` counts: one of each kind of host (node:http, a plugin, a middleware, Express). */
 const CI_FRAMEWORKS = new Set(['node:http', 'Fastify 5', 'Koa 3', 'Express 5']);
 

@@ -6,36 +6,14 @@
 // writes bench/verify-throughput.svg. `--update-doc` also rewrites the tables in BENCHMARKS.md.
 // `--quick` runs fewer, shorter rounds (a smoke test of the bench itself, not a measurement).
 
-import { spawnSync } from 'node:child_process';
-import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { buildIfStale } from './lib/build.mjs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const quick = process.argv.includes('--quick');
 const started = Date.now();
-
-function newest(path) {
-  const stat = statSync(path);
-  if (!stat.isDirectory()) return stat.mtimeMs;
-  return Math.max(0, ...readdirSync(path).map((name) => newest(join(path, name))));
-}
-
-function buildIfStale() {
-  let built = 0;
-  try {
-    built = statSync(join(root, 'dist/index.js')).mtimeMs;
-  } catch {}
-  const sources = Math.max(
-    newest(join(root, 'src')),
-    newest(join(root, 'adapters')),
-    newest(join(root, 'tsup.config.ts')),
-  );
-  if (built > sources) return;
-  console.log('dist/ is older than the sources: building with tsup first.');
-  const result = spawnSync('npx', ['tsup', '--silent'], { cwd: root, stdio: 'inherit' });
-  if (result.status !== 0) throw new Error('tsup failed; the bench measures the built package, so it stops here.');
-}
 
 buildIfStale();
 const { verifySuite, handleSuite, webCryptoSuite } = await import('./suites/verify.mjs');

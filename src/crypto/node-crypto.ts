@@ -1,4 +1,5 @@
 import { loadBuiltin } from '../internal/builtin.js';
+import type { HexComparing } from './hex.js';
 import type { CryptoProvider, HmacStream, HmacVerifier } from './provider.js';
 import { TwoPassHmac, usableOneShotHash } from './two-pass-hmac.js';
 
@@ -57,7 +58,7 @@ export function nodeCryptoProvider(): CryptoProvider {
       const key = crypto.createSecretKey ? crypto.createSecretKey(secretBytes) : secret;
       const twoPass = hash ? new TwoPassHmac(hash, secretBytes) : undefined;
       secretBytes.fill(0);
-      return {
+      const verifier: HmacVerifier & HexComparing = {
         verify(prefix, body, expected) {
           const matched = twoPass?.matches(prefix, body, expected);
           if (matched !== undefined) return matched;
@@ -68,7 +69,11 @@ export function nodeCryptoProvider(): CryptoProvider {
         stream(prefix) {
           return new NodeHmacStream(crypto, crypto.createHmac('sha256', key).update(prefix, 'latin1'));
         },
+        verifyHex(prefix, body, text, start) {
+          return twoPass?.matchesHex(prefix, body, text, start);
+        },
       };
+      return verifier;
     },
   };
 }

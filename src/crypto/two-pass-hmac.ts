@@ -1,3 +1,5 @@
+import { compareHexDigest } from './hex.js';
+
 /**
  * node:crypto's one-shot `hash` (Node 20.12+, 21.7+), declared here so the core needs no Node
  * types. Asked for `latin1` output: a 32-character string is a small heap object, where a
@@ -64,6 +66,16 @@ export class TwoPassHmac {
   matches(prefix: string, body: Uint8Array, expected: Uint8Array): boolean | undefined {
     const digest = this.digest(prefix, body);
     return digest === undefined ? undefined : equalLatin1(digest, expected);
+  }
+
+  /**
+   * Like {@link TwoPassHmac.matches}, against the 64 hex digits of `text` from `start` on,
+   * compared as text (see `compareHexDigest`): 0 match, 1 mismatch, -1 not hex; undefined
+   * when the message is too large for this construction.
+   */
+  matchesHex(prefix: string, body: Uint8Array, text: string, start: number): number | undefined {
+    const digest = this.digest(prefix, body);
+    return digest === undefined ? undefined : compareHexDigest(digest, text, start);
   }
 
   /**

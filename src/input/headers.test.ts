@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { headerLookup, safeHeaderLookup } from './headers.js';
+import { headerLookup, lowerCaseRecord, safeHeaderLookup } from './headers.js';
 
 describe('headerLookup: repeated values', () => {
   it('joins the string copies of a repeated header and ignores anything else in the list', () => {
@@ -18,5 +18,31 @@ describe('headerLookup: repeated values', () => {
     expect(headerLookup({ 'X-Service-Event': 'test', 'x-service-event': ['again', 9] })('x-service-event')).toBe(
       'test, again',
     );
+  });
+});
+
+describe('lowerCaseRecord: which header objects are read as they are', () => {
+  it('takes names with no upper-case letter as they are, and sends any upper-case ASCII letter to the lookup', () => {
+    const lower = { authorization: 'Bearer a', 'x-service-event': 'test', 'x-é': '1' };
+    expect(lowerCaseRecord(lower)).toBe(lower);
+    for (const name of ['Authorization', 'x-service-evenT', 'X', 'x-Z-9']) {
+      expect(lowerCaseRecord({ ...lower, [name]: 'v' }), name).toBeUndefined();
+    }
+  });
+
+  it('sends a name with a non-ASCII upper-case letter to the lookup too, as toLowerCase sees it', () => {
+    // U+212A KELVIN SIGN lower-cases to an ASCII k; U+00C9 to é.
+    for (const name of ['x-\u212aey', 'x-\u00c9', '\u00c9']) {
+      expect(lowerCaseRecord({ authorization: 'Bearer a', [name]: 'v' }), name).toBeUndefined();
+    }
+    expect(headerLookup({ 'x-\u212aey': 'v' })('x-key')).toBe('v');
+  });
+
+  it('answers the same once it has seen more distinct names than it remembers', () => {
+    for (let i = 0; i < 700; i++) expect(lowerCaseRecord({ [`x-name-${i}`]: 'v' })).toBeDefined();
+    for (let i = 0; i < 700; i += 99) {
+      expect(lowerCaseRecord({ [`x-name-${i}`]: 'v', [`X-Name-${i}`]: 'w' })).toBeUndefined();
+      expect(headerLookup({ [`x-name-${i}`]: 'v', [`X-Name-${i}`]: 'w' })(`x-name-${i}`)).toBe('v, w');
+    }
   });
 });

@@ -1,4 +1,4 @@
-import { decodeSha256Hex } from '../crypto/hex.js';
+import { decodeSha256Hex, type HexComparing, NOT_HEX } from '../crypto/hex.js';
 import { WebhookError } from '../errors/webhook-error.js';
 import { parseEvent } from '../events/parse-event.js';
 import type { WebhookEvent } from '../events/types.js';
@@ -79,12 +79,24 @@ function checkSigned(
   if (bytes === undefined) throw notRawBody(body);
   const timestamp = header(record, lookup, 'x-service-timestamp');
   checkTimestamp(timestamp, config);
-  const expected = parseSignature(header(record, lookup, 'x-service-signature'));
+  const signature = header(record, lookup, 'x-service-signature');
+  if (!signature?.startsWith(SIGNATURE_PREFIX)) throw signatureFormat(signature);
   let streamed = admitted?.streamed;
   // The streamed HMAC stands in for hashing again only when it covered this very message.
   if (streamed !== undefined && (streamed.timestamp !== timestamp || streamed.length !== bytes.byteLength))
     streamed = undefined;
-  const valid = streamed ? streamed.matches(expected) : token.key.hmac.verify(`${timestamp}.`, bytes, expected);
+  // Where the provider can, the hex text is compared as it is, in the same constant-time loop
+  // that checks its digits: no decode, no second pass.
+  const compared = streamed
+    ? undefined
+    : (token.key.hmac as HexComparing).verifyHex?.(`${timestamp}.`, bytes, signature, SIGNATURE_PREFIX.length);
+  if (compared === NOT_HEX) throw signatureFormat(signature);
+  const valid =
+    compared !== undefined
+      ? compared === 0
+      : streamed
+        ? streamed.matches(parseSignature(signature))
+        : token.key.hmac.verify(`${timestamp}.`, bytes, parseSignature(signature));
   if (typeof valid === 'boolean') return finish(valid, record, lookup, bytes, token);
   return valid.then((ok) => finish(ok, record, lookup, bytes, token));
 }
@@ -137,24 +149,25 @@ function checkTimestamp(text: string | undefined, config: VerifyConfig): void {
   }
 }
 
-/** Check 5's format half: the comparison itself is the provider's. */
-function parseSignature(text: string | undefined): Uint8Array {
-  const bytes = text?.startsWith(SIGNATURE_PREFIX) ? decodeSha256Hex(text, SIGNATURE_PREFIX.length) : undefined;
-  if (!bytes) {
-    throw new WebhookError(
-      'invalid_signature',
-      text === undefined
-        ? 'X-Service-Signature is missing'
-        : 'X-Service-Signature is not "sha256=" followed by 64 hex digits',
-    );
-  }
+/** Check 5's format half, for verifiers that compare bytes: the comparison itself is the provider's. */
+function parseSignature(text: string): Uint8Array {
+  const bytes = decodeSha256Hex(text, SIGNATURE_PREFIX.length);
+  if (!bytes) throw signatureFormat(text);
   return bytes;
+}
+
+function signatureFormat(text: string | undefined): WebhookError {
+  return new WebhookError(
+    'invalid_signature',
+    text === undefined
+      ? 'X-Service-Signature is missing'
+      : 'X-Service-Signature is not "sha256=" followed by 64 hex digits',
+  );
 }
 
 /**
  * Check 6's syntax half: strict UTF-8, then JSON. A byte-order mark is refused, as JSON.parse
- * refuses it. `streamedText` is the same bytes already decoded while they streamed in (null:
- * they were not valid UTF-8); undefined decodes them here.
+ * refuses it.
  */
 function parseJson(bytes: Uint8Array): unknown {
   const text = decodeUtf8(bytes);

@@ -1,0 +1,95 @@
+// `npm run bench:icount [-- --ci] [--check] [--update-baseline] [--update-doc] [--only=<regex>]`:
+// instructions per call of verify(), handle() and every adapter against their references,
+// counted by valgrind's callgrind (issue 37's method, see BENCHMARKS.md "Instruction counts"),
+// one process per run. Counts repeat to well under 1 % on a loaded machine, so unlike the
+// timed bench they can gate CI: `--check` exits non-zero when a ratio (reference ÷ ours) is
+// under its target or more than 2 % under bench/icount-baseline.json. `--ci` counts only the
+// ratios marked for CI in bench/icount/plan.mjs (the 10-minute subset).
+
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { buildIfStale } from './lib/build.mjs';
+import { readDumps, runCounted } from './icount/callgrind.mjs';
+import { runHttp } from './icount/http-driver.mjs';
+import { RATIOS, runsFor } from './icount/plan.mjs';
+import { failures, perCall, ratiosOf, tables } from './icount/report.mjs';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const args = process.argv.slice(2);
+const flag = (name) => args.includes(`--${name}`);
+const only = args.find((arg) => arg.startsWith('--only='))?.slice(7);
+const baselinePath = join(root, 'bench/icount-baseline.json');
+const started = Date.now();
+
+if (spawnSync('valgrind', ['--version']).status !== 0)
+  throw new Error('valgrind is not installed: apt-get install valgrind (the CI script installs it when missing).');
+buildIfStale();
+
+let ratios = flag('ci') ? RATIOS.filter((r) => r.ci) : RATIOS;
+if (only) ratios = ratios.filter((r) => new RegExp(only).test(r.id));
+const runs = runsFor(ratios);
+const baseline = (() => {
+  try {
+    return JSON.parse(readFileSync(baselinePath, 'utf8'));
+  } catch {
+    return undefined;
+  }
+})();
+if (baseline && baseline.node !== process.version)
+  console.error(`note: the baseline was counted on Node ${baseline.node}, this is ${process.version}`);
+
+const out = mkdtempSync(join(tmpdir(), 'icount-'));
+const counts = {};
+try {
+  for (const [index, run] of runs.entries()) {
+    const prefix = join(out, `run${index}`);
+    const seconds = () => ((Date.now() - started) / 1000).toFixed(0);
+    console.error(`… ${run.id} (${index + 1}/${runs.length}, ${seconds()} s)`);
+    if (run.kind === 'micro') {
+      const numbers = [run.size, run.warmSmall, run.warmup, run.calls, run.windows, run.chunk].map(String);
+      await runCounted(prefix, fileURLToPath(new URL('./icount/micro-child.mjs', import.meta.url)), [
+        run.subject,
+        ...numbers,
+      ]);
+    } else await runHttp(prefix, run);
+    // Dump 1 is start-up and warm-up; the windows follow.
+    const windows = readDumps(prefix).slice(1, 1 + run.windows);
+    if (windows.length !== run.windows)
+      throw new Error(`${run.id}: ${windows.length} windows counted, not ${run.windows}`);
+    counts[run.id] = perCall(run, windows);
+  }
+} finally {
+  rmSync(out, { recursive: true, force: true });
+}
+
+const measured = ratiosOf(ratios, counts);
+const report = tables(counts, measured, baseline);
+console.log(report);
+console.log(`\nCounted ${runs.length} runs in ${((Date.now() - started) / 1000).toFixed(0)} s.`);
+
+if (flag('update-baseline')) {
+  const next = { node: process.version, ratios: { ...(baseline?.ratios ?? {}) } };
+  for (const r of measured) next.ratios[r.id] = { ratio: r.ratio, ratioNoSha: r.ratioNoSha };
+  writeFileSync(baselinePath, `${JSON.stringify(next, null, 2)}\n`);
+  console.log(`Wrote ${measured.length} ratios to bench/icount-baseline.json.`);
+}
+if (flag('update-doc')) {
+  const path = join(root, 'BENCHMARKS.md');
+  const doc = readFileSync(path, 'utf8');
+  const [start, end] = ['<!-- icount:start -->', '<!-- icount:end -->'];
+  if (!doc.includes(start) || !doc.includes(end)) throw new Error(`BENCHMARKS.md lacks the ${start} … ${end} markers`);
+  writeFileSync(
+    path,
+    `${doc.slice(0, doc.indexOf(start) + start.length)}\n\n${report}\n\n${doc.slice(doc.indexOf(end))}`,
+  );
+  console.log('Updated the instruction-count tables in BENCHMARKS.md.');
+}
+if (flag('check')) {
+  const failed = failures(measured, baseline);
+  for (const line of failed) console.error(`FAIL ${line}`);
+  if (failed.length > 0) process.exitCode = 1;
+  else console.log(`All ${measured.length} ratios at or above their targets and within 2 % of the baseline.`);
+}

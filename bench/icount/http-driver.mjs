@@ -1,0 +1,67 @@
+// The parent's side of an HTTP subject: a server child under callgrind (http-child.mjs) gets
+// the same signed 1 KiB delivery on one kept-alive connection, a warm-up first, then windows
+// of requests, each ended by a mark the child turns into a callgrind dump.
+
+import { fork } from 'node:child_process';
+import { once } from 'node:events';
+import { fileURLToPath } from 'node:url';
+import { Agent, request } from 'node:http';
+import { articleBody, signedDelivery } from '../lib/deliveries.mjs';
+import { valgrindArgs } from './callgrind.mjs';
+
+// Under callgrind a few thousand requests can outlast the receiver's 5-minute timestamp window,
+// so every batch is signed anew, before it is sent.
+const SIGNED_FOR = 250;
+
+/** One POST on the kept-alive connection; resolves when the answer is read, rejects unless 200. */
+function post(agent, url, headers, body) {
+  return new Promise((resolve, reject) => {
+    const req = request(url, { method: 'POST', headers, agent }, (res) => {
+      res.resume();
+      res.on('end', () =>
+        res.statusCode === 200 ? resolve() : reject(new Error(`${url} answered ${res.statusCode}`)),
+      );
+    });
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
+/** `amount` requests, one at a time, the delivery signed anew every SIGNED_FOR. */
+async function requests(agent, url, body, amount) {
+  let headers;
+  for (let sent = 0; sent < amount; sent++) {
+    if (sent % SIGNED_FOR === 0) {
+      const { host, ...signed } = signedDelivery(body).headers;
+      headers = signed;
+    }
+    await post(agent, url, headers, body);
+  }
+}
+
+/**
+ * Counts one route of one framework: `warmup` requests, then `windows` windows of `calls`
+ * requests, each window a dump of `${outPrefix}.<n>` (dump 1 is start-up and warm-up).
+ */
+export async function runHttp(outPrefix, { framework, route, size, warmup, calls, windows }) {
+  const child = fork(fileURLToPath(new URL('./http-child.mjs', import.meta.url)), [framework], {
+    stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
+    execPath: 'valgrind',
+    execArgv: valgrindArgs(outPrefix),
+  });
+  try {
+    const [{ port }] = await once(child, 'message');
+    const url = `http://127.0.0.1:${port}/${route}`;
+    const body = articleBody(size);
+    const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+    await requests(agent, url, body, warmup);
+    for (let w = 0; w <= windows; w++) {
+      if (w > 0) await requests(agent, url, body, calls);
+      child.send({ mark: w });
+      while ((await once(child, 'message'))[0]?.marked !== w);
+    }
+  } finally {
+    child.kill('SIGKILL');
+    await once(child, 'exit').catch(() => {});
+  }
+}

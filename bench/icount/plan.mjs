@@ -1,0 +1,86 @@
+// The fixed plan of `npm run bench:icount`: which subjects are counted at which sizes, how
+// long each warms up and how many calls each window holds, and the targets (issue 37) its
+// ratios are judged on. Changing a number here changes what the baseline means: re-run with
+// `--update-baseline` in the same commit.
+
+/** Per size: calls at 1 KiB first (tiering is per call, not per byte), then at the size itself. */
+const MICRO = {
+  1024: { warmSmall: 0, warmup: 5000, calls: 1000, windows: 3, chunk: 50 },
+  16384: { warmSmall: 4000, warmup: 400, calls: 200, windows: 3, chunk: 50 },
+  262144: { warmSmall: 4000, warmup: 30, calls: 10, windows: 3, chunk: 10 },
+  1048576: { warmSmall: 4000, warmup: 10, calls: 5, windows: 3, chunk: 5 },
+};
+const HTTP = { size: 1024, warmup: 3000, calls: 1000, windows: 3 };
+/** The adapters `--ci` counts: one of each kind of host (node:http, a plugin, a middleware, Express). */
+const CI_FRAMEWORKS = new Set(['node:http', 'Fastify 5', 'Koa 3', 'Express 5']);
+
+export const SIZE_LABELS = { 1024: '1 KiB', 16384: '16 KiB', 262144: '256 KiB', 1048576: '1 MiB' };
+const ALL_SIZES = [1024, 16384, 262144, 1048576];
+
+/** Above 64 KiB "limit, fastest HMAC" is the limit itself (see bench/lib/peers.mjs). */
+const VERIFY_SUBJECTS = [
+  ['verify()', ALL_SIZES],
+  ['limit', ALL_SIZES],
+  ['limit, fastest HMAC', [1024, 16384]],
+  ['octokit', ALL_SIZES],
+  ['stripe', ALL_SIZES],
+  ['handle()', [1024, 16384]],
+  ['deduplicating limit', [1024, 16384]],
+];
+export const FRAMEWORKS = [
+  'node:http',
+  'Fastify 5',
+  'Koa 3',
+  'Hono (node-server)',
+  'Fetch (node-server)',
+  'Express 4',
+  'Express 5',
+];
+
+/** Every run: one process each. `id` names it in the baseline. */
+export const RUNS = [
+  ...VERIFY_SUBJECTS.flatMap(([subject, sizes]) =>
+    sizes.map((size) => ({ id: `${subject} @ ${SIZE_LABELS[size]}`, kind: 'micro', subject, size, ...MICRO[size] })),
+  ),
+  ...FRAMEWORKS.flatMap((framework) =>
+    ['bare', 'ours'].map((route) => ({ id: `${framework} ${route}`, kind: 'http', framework, route, ...HTTP })),
+  ),
+];
+
+/**
+ * Each ratio: reference ÷ ours, in instructions per call (higher is better for us), with its
+ * floor from issue 37. `ci` marks the ratios `--ci` counts and gates (the 10-minute subset).
+ */
+export const RATIOS = [
+  ...ALL_SIZES.map((size) => ratio('limit', 'verify()', size, 0.97, size === 1024)),
+  ratio('limit, fastest HMAC', 'verify()', 1024, 0.92, true),
+  ratio('limit, fastest HMAC', 'verify()', 16384, undefined, false),
+  ...ALL_SIZES.map((size) => ratio('octokit', 'verify()', size, 1.15, size === 1024)),
+  ...ALL_SIZES.map((size) => ratio('stripe', 'verify()', size, 1.5, size === 1024)),
+  ratio('deduplicating limit', 'handle()', 1024, 0.97, true),
+  ratio('deduplicating limit', 'handle()', 16384, 0.97, false),
+  ...FRAMEWORKS.map((framework) => ({
+    id: `${framework}: bare route ÷ adapter`,
+    reference: `${framework} bare`,
+    ours: `${framework} ours`,
+    floor: framework.startsWith('Express') ? 0.93 : 0.96,
+    ci: CI_FRAMEWORKS.has(framework),
+  })),
+];
+
+function ratio(reference, ours, size, floor, ci) {
+  const label = SIZE_LABELS[size];
+  return {
+    id: `${reference} ÷ ${ours} @ ${label}`,
+    reference: `${reference} @ ${label}`,
+    ours: `${ours} @ ${label}`,
+    floor,
+    ci,
+  };
+}
+
+/** The runs the given ratios need. */
+export function runsFor(ratios) {
+  const ids = new Set(ratios.flatMap((r) => [r.reference, r.ours]));
+  return RUNS.filter((run) => ids.has(run.id));
+}

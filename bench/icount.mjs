@@ -3,7 +3,8 @@
 // counted by valgrind's callgrind (issue 37's method, see BENCHMARKS.md "Instruction counts"),
 // one process per run. Counts repeat to well under 1 % on a loaded machine, so unlike the
 // timed bench they can gate CI: `--check` exits non-zero when a ratio (reference ÷ ours) is
-// under its target or more than 2 % under bench/icount-baseline.json. `--ci` counts only the
+// under its target or more than 2 % under bench/icount-baseline.json (`--check=baseline`: under
+// the baseline only, the targets listed). `--ci` counts only the
 // ratios marked for CI in bench/icount/plan.mjs (the 10-minute subset).
 
 import { spawnSync } from 'node:child_process';
@@ -19,7 +20,10 @@ import { failures, perCall, ratiosOf, tables } from './icount/report.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const args = process.argv.slice(2);
-const flag = (name) => args.includes(`--${name}`);
+const flag = (name) => args.includes(`--${name}`) || args.some((arg) => arg.startsWith(`--${name}=`));
+// `--check=baseline` gates on the baseline only and lists the targets still missed without
+// failing: issue 37's targets are not all reached yet, and a regression must still fail CI.
+const baselineOnly = args.includes('--check=baseline');
 const only = args.find((arg) => arg.startsWith('--only='))?.slice(7);
 const baselinePath = join(root, 'bench/icount-baseline.json');
 const started = Date.now();
@@ -88,8 +92,17 @@ if (flag('update-doc')) {
   console.log('Updated the instruction-count tables in BENCHMARKS.md.');
 }
 if (flag('check')) {
-  const failed = failures(measured, baseline);
+  const failed = failures(measured, baseline, { targets: !baselineOnly });
+  if (baselineOnly) {
+    const missed = failures(measured, undefined).map((line) => `below target (not gated yet): ${line}`);
+    for (const line of missed) console.log(line);
+  }
   for (const line of failed) console.error(`FAIL ${line}`);
   if (failed.length > 0) process.exitCode = 1;
-  else console.log(`All ${measured.length} ratios at or above their targets and within 2 % of the baseline.`);
+  else
+    console.log(
+      baselineOnly
+        ? `All ${measured.length} ratios within 2 % of the baseline.`
+        : `All ${measured.length} ratios at or above their targets and within 2 % of the baseline.`,
+    );
 }

@@ -27,10 +27,10 @@ export function ratiosOf(ratios, counts) {
 }
 
 /** Every failed check, as sentences: under its floor, or more than 2 % under the baseline. */
-export function failures(measured, baseline) {
+export function failures(measured, baseline, { targets = true } = {}) {
   const failed = [];
   for (const r of measured) {
-    if (r.floor !== undefined && r.ratio < r.floor)
+    if (targets && r.floor !== undefined && r.ratio < r.floor)
       failed.push(`${r.id}: ${r.ratio.toFixed(4)} is under the target ${r.floor}`);
     const base = baseline?.ratios?.[r.id];
     if (!base) continue;

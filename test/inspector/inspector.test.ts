@@ -5,6 +5,7 @@ import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { articleSyncPayload, signDelivery } from 'webhook-cms-receiver/testing';
 import { describeWithChromium, launchChromium } from '../helpers/chromium.js';
+import { send } from '../helpers/http-client.js';
 import { type CopiedStarter, copyStarter } from '../helpers/copy-starter.js';
 import { type RunningStarter, startStarter } from '../helpers/starter-process.js';
 import { type RunningInspect, startInspect } from './start-inspect.js';
@@ -36,8 +37,10 @@ describeWithChromium('the delivery inspector in a real browser', () => {
     await starter?.remove();
   });
 
+  // One connection per request, never retried: fetch's pool may send a request again when the
+  // server closed a kept-alive connection after a refusal, and the inspector would list it twice.
   const post = (delivery: { headers: Record<string, string>; body: string | Uint8Array<ArrayBuffer> }) =>
-    fetch(endpoint.url, { method: 'POST', headers: delivery.headers, body: delivery.body });
+    send(endpoint.url, { headers: delivery.headers, body: delivery.body });
 
   it('lists four deliveries with their verdicts, diagnoses re-serialization, replays and sends', async () => {
     const good = signDelivery({ token, payload: articleSyncPayload({ article: { slug: 'good-one' } }) });

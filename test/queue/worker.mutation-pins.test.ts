@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
   createReceiver,
-  type DeliveryQueue,
   type DeliveryStart,
   type DeliveryTrace,
   isJobFailure,
@@ -15,6 +14,7 @@ import {
   startWorker,
   WebhookError,
   type WorkerErrorInfo,
+  withQueueMode,
 } from 'webhook-cms-receiver';
 import { articleSyncPayload, signDelivery, testPayload } from 'webhook-cms-receiver/testing';
 
@@ -61,7 +61,7 @@ async function settle(promise: Promise<JobResult>): Promise<{ result?: JobResult
 /** Deliveries as a real receiver in queue mode enqueues them. */
 async function enqueued(payload: object = articleSyncPayload(), deliveryId = `d-${Math.random()}`) {
   const jobs: QueuedDelivery[] = [];
-  const queue: DeliveryQueue = { enqueue: async (delivery) => void jobs.push(delivery) };
+  const queue = withQueueMode({ enqueue: async (delivery: QueuedDelivery) => void jobs.push(delivery) });
   const receiver = createReceiver({ token: TOKEN, queue, logger: false });
   const answer = await receiver.handle(signDelivery({ token: TOKEN, payload: payload as never, deliveryId }));
   expect(answer.status).toBe(200);

@@ -124,7 +124,8 @@ $('send').disabled = !config.canSend;
 $('send').onclick = () => act('send', { event: $('send-event').value }, $('status'));
 const stream = new EventSource('events');
 stream.addEventListener('reset', (e) => { records.length = 0; for (const line of JSON.parse(e.data)) { try { records.push(JSON.parse(line)); } catch {} } render(); });
-stream.addEventListener('delivery', (e) => { try { records.push(JSON.parse(e.data)); render(); $('status').textContent = records.length + ' deliveries'; } catch {} });
+// A record can come twice: in the reset a new page gets, and again from the poll that had not read it yet.
+stream.addEventListener('delivery', (e) => { try { const r = JSON.parse(e.data); if (records.some((x) => x.id === r.id)) return; records.push(r); render(); $('status').textContent = records.length + ' deliveries'; } catch {} });
 </script>
 </body>
 </html>

@@ -26,10 +26,11 @@ const CORE_GZIP_BUDGET = 30 * 1024;
  * 17.6 KiB after. Queue mode now comes with the queue object (withQueueMode): 16.9 KiB. The
  * rotation window's kept requests load on first use (a dynamic import), which a one-file bundle
  * inlines: 17.1 KiB. Tenant mode (contract v4) loads on first use too, which a one-file bundle
- * also inlines: 19.8 KiB. Still reached whatever the options: the token keeper (2.7 KB
- * minified) and the telemetry plumbing (guarded-trace, 1.6 KB).
+ * also inlines: 19.8 KiB; the hex signature compare of issue 37 (fewer instructions, more
+ * code): 20.1 KiB. Still reached whatever the options: the token keeper (2.7 KB minified) and
+ * the telemetry plumbing (guarded-trace, 1.6 KB).
  */
-const QUICK_START_GZIP_BUDGET = 20 * 1024;
+const QUICK_START_GZIP_BUDGET = 21 * 1024;
 /**
  * The same quick start bundled with code splitting (what Vite, Next.js or `esbuild --splitting`
  * produce): the bytes loaded at start, the entry and the chunks it imports statically; the

@@ -32,8 +32,9 @@ const encoder = new TextEncoder();
  * `tenants` resolver (cached), then the token is compared with the tenant's tokens in
  * constant time. Lookups of hashes never found are capped per second, so a flood of random
  * tokens costs at most that many resolver calls (past the cap the answer is 503, retried); a
- * known tenant is answered from its last good entry while it is looked up again in the
- * background, so neither a flood nor a slow resolver holds a real site up.
+ * known tenant whose entry expired is looked up again outside the cap, and answered from its
+ * last good entry when that takes over a second or fails, so neither a flood nor a slow
+ * resolver holds a real site up.
  */
 export class TenantKeeper implements TokenMatcher {
   private readonly cache = new HashCache();

@@ -22,6 +22,21 @@ export function tokenSha256Hex(token: string): MaybePromise<string> {
   return webSha256Hex(encoder.encode(token));
 }
 
+const keyHashes = new WeakMap<object, MaybePromise<string>>();
+
+/**
+ * {@link tokenSha256Hex} of a prepared token, computed once per key object: kept requests are
+ * matched against every current token on each pass, by either token matcher.
+ */
+export function keyTokenSha256Hex(key: { readonly token: string }): MaybePromise<string> {
+  let hash = keyHashes.get(key);
+  if (hash === undefined) {
+    hash = tokenSha256Hex(key.token);
+    keyHashes.set(key, hash);
+  }
+  return hash;
+}
+
 /** SHA-256 through Web Crypto, lower-case hex. */
 export async function webSha256Hex(bytes: Uint8Array): Promise<string> {
   const digest = new Uint8Array(await crypto.subtle.digest('SHA-256', bytes as Uint8Array<ArrayBuffer>));

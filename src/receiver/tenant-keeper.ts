@@ -1,4 +1,4 @@
-import { tokenSha256Hex } from '../crypto/token-sha256.js';
+import { keyTokenSha256Hex, tokenSha256Hex } from '../crypto/token-sha256.js';
 import { WebhookError } from '../errors/webhook-error.js';
 import type { WebhookEvent } from '../events/types.js';
 import { describeThrown } from '../internal/describe.js';
@@ -8,7 +8,7 @@ import { checkTenant } from './tenant-binding.js';
 import { HashCache, type TenantEntry } from './tenant-cache.js';
 import { type CheckedTenant, readTenant } from './tenant-shape.js';
 import type { TenantBinding, TenantResolver } from './tenant.js';
-import { bearerStart, findToken, plausibleToken, type TokenKey, unknownToken } from './token.js';
+import { bearerStart, findToken, plausibleToken, unknownToken } from './token.js';
 import type { MatchedToken, MatcherOptions, TokenMatcher } from './token-matcher.js';
 import { readDeadline } from './token-source.js';
 
@@ -39,7 +39,6 @@ const encoder = new TextEncoder();
 export class TenantKeeper implements TokenMatcher {
   private readonly cache = new HashCache();
   private readonly pending = new Map<string, Promise<TenantEntry | undefined>>();
-  private readonly hashes = new WeakMap<TokenKey, MaybePromise<string>>();
   private readonly deadline: number | undefined;
   private readonly budget: LookupBudget;
   private reportedAt = Number.NEGATIVE_INFINITY;
@@ -91,7 +90,7 @@ export class TenantKeeper implements TokenMatcher {
       entry = await this.lookup(tokenSha256).catch(() => undefined);
     }
     for (const match of entry?.matches ?? []) {
-      if ((await this.hashOf(match.key)) === tokenSha256) return match;
+      if ((await keyTokenSha256Hex(match.key)) === tokenSha256) return match;
     }
     return undefined;
   }
@@ -200,15 +199,6 @@ export class TenantKeeper implements TokenMatcher {
     this.options.onReadFailed(
       new WebhookError('token_unavailable', `the tenants resolver failed: ${describeThrown(cause)}`, { cause }),
     );
-  }
-
-  private hashOf(key: TokenKey): MaybePromise<string> {
-    let hash = this.hashes.get(key);
-    if (hash === undefined) {
-      hash = tokenSha256Hex(key.token);
-      this.hashes.set(key, hash);
-    }
-    return hash;
   }
 }
 

@@ -34,7 +34,6 @@ export class TokenKeeper implements TokenMatcher {
   private reportedAt = Number.NEGATIVE_INFINITY;
   private reading: Promise<void> | undefined;
   private changed: (() => void) | undefined;
-  private readonly hashes = new WeakMap<TokenKey, MaybePromise<string>>();
 
   constructor(private readonly options: TokenKeeperOptions) {
     const now = options.now;
@@ -98,11 +97,10 @@ export class TokenKeeper implements TokenMatcher {
     const keys = this.keys;
     if (!keys) return undefined;
     // Loaded with the kept requests that need it: an endpoint with a fixed token never does.
-    const { tokenSha256Hex } = await import('../crypto/token-sha256.js');
+    const { keyTokenSha256Hex } = await import('../crypto/token-sha256.js');
     for (let i = 0; i < keys.length; i++) {
       const key = keys[i]!;
-      let hash = this.hashes.get(key);
-      if (hash === undefined) this.hashes.set(key, (hash = tokenSha256Hex(key.token)));
+      const hash = keyTokenSha256Hex(key);
       if ((await hash) === tokenSha256) return this.matches[i];
     }
     return undefined;

@@ -4,9 +4,11 @@ import { positiveOption } from '../internal/positive.js';
 import { DEFAULT_MAX_BODY_BYTES, DEFAULT_TOLERANCE_SECONDS, type ReceiverOptions } from './options.js';
 import { tenantKeeper } from './tenant-loader.js';
 import { DEFAULT_TENANT_LOOKUPS_PER_SECOND } from './tenant.js';
-import { TokenKeeper } from './token-keeper.js';
+import { deferredMatcher } from './deferred-matcher.js';
+import { FixedTokens } from './fixed-tokens.js';
+import type { TokenKeeperOptions } from './token-keeper.js';
 import type { TokenMatcher } from './token-matcher.js';
-import { DEFAULT_TOKEN_CACHE_MS } from './token-source.js';
+import { DEFAULT_TOKEN_CACHE_MS, readDeadline, readTokenList } from './token-source.js';
 
 /** What verification needs, resolved from the options once per receiver. */
 export interface VerifyConfig {
@@ -38,7 +40,7 @@ export function resolveConfig(
   };
   const keeper: TokenMatcher =
     options.tenants === undefined
-      ? new TokenKeeper({ ...common, token: options.token })
+      ? tokenMatcher({ ...common, token: options.token })
       : tenantKeeper({ ...common, ...tenantOptions(options) });
   return {
     keeper,
@@ -50,6 +52,24 @@ export function resolveConfig(
     maxBodyBytes: positiveOption(options.maxBodyBytes, DEFAULT_MAX_BODY_BYTES, 'createReceiver: maxBodyBytes'),
     now,
   };
+}
+
+/**
+ * Check 2's tokens: a fixed string or list matches synchronously; a token source or a rotation
+ * window needs the `TokenKeeper`, whose code then loads on first use. Both options are read
+ * here first, so a bad one throws from createReceiver either way.
+ */
+function tokenMatcher(options: TokenKeeperOptions): TokenMatcher {
+  const deadline = readDeadline(options.rotatingUntil, options.now, 'createReceiver: rotatingUntil');
+  if (typeof options.token !== 'function') {
+    const { tokens } = readTokenList(options.token, options.now, 'createReceiver: token');
+    if (deadline === undefined) return new FixedTokens(tokens, options.crypto);
+  }
+  return deferredMatcher({
+    load: () => import('./token-keeper.js').then((loaded) => new loaded.TokenKeeper(options)),
+    deadline,
+    now: options.now,
+  });
 }
 
 /** The tenant-mode options, checked: `tenants` is a function and replaces `token`. */

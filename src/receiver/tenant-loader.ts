@@ -1,5 +1,5 @@
-import type { TenantKeeper, TenantKeeperOptions } from './tenant-keeper.js';
-import { bearerStart } from './token.js';
+import { deferredMatcher } from './deferred-matcher.js';
+import type { TenantKeeperOptions } from './tenant-keeper.js';
 import type { TokenMatcher } from './token-matcher.js';
 import { readDeadline } from './token-source.js';
 
@@ -9,30 +9,9 @@ import { readDeadline } from './token-source.js';
  * profile binding. The options are checked here, so a bad one still throws from createReceiver.
  */
 export function tenantKeeper(options: TenantKeeperOptions): TokenMatcher {
-  const deadline = readDeadline(options.rotatingUntil, options.now, 'createReceiver: rotatingUntil');
-  let keeper: TenantKeeper | undefined;
-  let listener: (() => void) | undefined;
-  const loading = import('./tenant-keeper.js').then((loaded) => {
-    keeper = new loaded.TenantKeeper(options);
-    if (listener) keeper.onChange(listener);
-    return keeper;
+  return deferredMatcher({
+    load: () => import('./tenant-keeper.js').then((loaded) => new loaded.TenantKeeper(options)),
+    deadline: readDeadline(options.rotatingUntil, options.now, 'createReceiver: rotatingUntil'),
+    now: options.now,
   });
-  // A failed load (a broken deployment) is answered on use, as a rejected match.
-  loading.catch(() => {});
-  return {
-    match: (authorization) => keeper?.match(authorization) ?? loading.then((ready) => ready.match(authorization)),
-    matchNow(authorization) {
-      if (keeper) return keeper.matchNow(authorization);
-      // A malformed header is refused on the head even before the code is in.
-      bearerStart(authorization);
-      return undefined;
-    },
-    matchKept: (tokenSha256) => loading.then((ready) => ready.matchKept(tokenSha256)),
-    rotatingUntil: () => (deadline !== undefined && deadline > options.now() ? deadline : undefined),
-    refresh: () => Promise.resolve(),
-    onChange(changed) {
-      listener = changed;
-      keeper?.onChange(changed);
-    },
-  };
 }

@@ -4,6 +4,7 @@ import type { MaybePromise } from '../internal/maybe.js';
 import { bearerStart, findToken, plausibleToken, type TokenKey, unknownToken } from './token.js';
 import type { MatchedToken, MatcherOptions, TokenMatcher } from './token-matcher.js';
 import { readDeadline, readTokenList, type TokenSource } from './token-source.js';
+import { matchesOf, matchKeptIn, prepareKeys } from './fixed-tokens.js';
 
 export type { MatchedToken } from './token-matcher.js';
 
@@ -15,7 +16,6 @@ export interface TokenKeeperOptions extends MatcherOptions {
 /** A wrong token re-reads the source at most this often: a flood costs one read a second. */
 const MISS_READ_MS = 1000;
 const REPORT_MS = 60_000;
-const encoder = new TextEncoder();
 
 /**
  * The receiver's tokens: fixed, or read from a token source and kept for `tokenCacheMs`, plus
@@ -93,17 +93,8 @@ export class TokenKeeper implements TokenMatcher {
   }
 
   /** The current token whose SHA-256 hex is this, for a kept request. */
-  async matchKept(tokenSha256: string): Promise<MatchedToken | undefined> {
-    const keys = this.keys;
-    if (!keys) return undefined;
-    // Loaded with the kept requests that need it: an endpoint with a fixed token never does.
-    const { keyTokenSha256Hex } = await import('../crypto/token-sha256.js');
-    for (let i = 0; i < keys.length; i++) {
-      const key = keys[i]!;
-      const hash = keyTokenSha256Hex(key);
-      if ((await hash) === tokenSha256) return this.matches[i];
-    }
-    return undefined;
+  matchKept(tokenSha256: string): Promise<MatchedToken | undefined> {
+    return this.keys ? matchKeptIn(this.matches, tokenSha256) : Promise.resolve(undefined);
   }
 
   /** Calls `listener` whenever a read changes the token list (kept requests are then re-checked). */
@@ -183,12 +174,8 @@ export class TokenKeeper implements TokenMatcher {
 
   /** Verifiers for a list, reusing those of tokens already known so a re-read costs no key setup. */
   private prepare(tokens: readonly string[]): readonly TokenKey[] {
-    const known = new Map(this.keys?.map((key) => [key.token, key]));
-    const keys = tokens.map(
-      (token) =>
-        known.get(token) ?? { token, bytes: encoder.encode(token), hmac: this.options.crypto.hmacSha256(token) },
-    );
-    this.matches = keys.map((key, index) => ({ index, key }));
+    const keys = prepareKeys(tokens, this.options.crypto, this.keys);
+    this.matches = matchesOf(keys);
     return keys;
   }
 }

@@ -21,6 +21,7 @@ const { httpSuite } = await import('./suites/http.mjs');
 const { latencySuite } = await import('./suites/latency.mjs');
 const { memorySuite } = await import('./suites/memory.mjs');
 const { storesSuite } = await import('./suites/stores.mjs');
+const { concurrencySuite, concurrencyReport, concurrencyVerdicts } = await import('./suites/concurrency.mjs');
 const { telemetrySuite, telemetryVerdicts } = await import('./suites/telemetry.mjs');
 const { tenantsSuite, tenantsReport } = await import('./suites/tenants.mjs');
 const { queueSuite, queueReport } = await import('./suites/queue.mjs');
@@ -58,6 +59,10 @@ step('memory per remembered delivery');
 const memory = await memorySuite({ count: quick ? 100_000 : 1_000_000 });
 step('handle() with each dedup store (starts Redis, a Redis Cluster and Postgres where it can)');
 const stores = await storesSuite(quick ? { rounds: 1, perRound: 20 } : { rounds: 7, perRound: 200 });
+step(
+  'handle() over HTTP at 1, 16 and 64 concurrent requests with each shared store (starts Redis, a Redis Cluster and Postgres)',
+);
+const concurrency = await concurrencySuite(quick ? { rounds: 1, perCell: 100 } : { rounds: 5, perCell: 3_000 });
 step('queue mode on BullMQ: answer latency, and worker throughput with 1, 2 and 4 workers (starts Redis)');
 const queue = await queueSuite(
   quick
@@ -71,7 +76,7 @@ step('/publish: recordSlug per delivery at 10,000 and 100,000 articles');
 const publish = await publishSuite(quick ? { rounds: 3, perRound: 200 } : { rounds: 7, perRound: 2_000 });
 
 const verdicts = judge({ verify, handle, web, http: http.rows, latency, memory });
-verdicts.push(...telemetryVerdicts(telemetry));
+verdicts.push(...telemetryVerdicts(telemetry), ...concurrencyVerdicts(concurrency));
 const pinning = http.pinned
   ? 'server and load generator pinned to different cores with taskset'
   : 'not pinned (taskset or a second core missing)';
@@ -99,6 +104,7 @@ const sections = [
       },
     ]),
   `### handle() with each dedup store\n\nFresh 1 KiB deliveries (each claims and completes), one at a time, in wall time (a store mostly waits on its server); ${stores.rows.length} stores in interleaved rounds. Servers on loopback, started for the run (Postgres with fsync off); round trips (Redis scripts) and statements (Postgres, BEGIN and COMMIT included) counted per delivery in a separate pass.${stores.skipped.map(([name, why]) => ` Not measured: ${name} (${why}).`).join('')} The Durable Object store needs workerd and is not measured here.\n\n${storesTable(stores.rows)}`,
+  `### handle() over HTTP under concurrency, with each shared store\n\n${concurrencyReport(concurrency)}`,
   `### Queue mode on BullMQ\n\nA real Redis on loopback, started for the run; for reference, not a target.\n\n${queueReport(queue)}`,
   `### Queue mode on BullMQ: Redis memory\n\n${queueMemoryReport(queueMemory)}`,
   `### /publish: recordSlug per delivery\n\nA rename of an existing article and a new article, alternating, in a history already holding that many articles; median over rounds. It must not grow with the history (it used to copy the whole history: 11 ms at 10,000 articles).\n\n${publishTable(publish)}`,

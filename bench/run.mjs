@@ -27,7 +27,7 @@ const { tenantsSuite, tenantsReport } = await import('./suites/tenants.mjs');
 const { queueSuite, queueReport } = await import('./suites/queue.mjs');
 const { queueMemorySuite, queueMemoryReport } = await import('./suites/queue-memory.mjs');
 const { publishSuite, publishTable } = await import('./suites/publish.mjs');
-const { machineLine, ratioTable, httpTable, latencyTable, storesTable, verdictTable } = await import(
+const { machineLine, ratioTable, httpTable, hostContextTable, latencyTable, storesTable, verdictTable } = await import(
   './lib/report.mjs'
 );
 const { judge } = await import('./lib/targets.mjs');
@@ -49,7 +49,7 @@ const tenants = await tenantsSuite({ ...micro, batchMs: quick ? micro.batchMs : 
 step('the Web Crypto path');
 const web = await webCryptoSuite(micro);
 step('adapters over HTTP');
-const http = await httpSuite(quick ? { rounds: 1, seconds: 0.5 } : { rounds: 10, seconds: 1 });
+const http = await httpSuite(quick ? { rounds: 1, seconds: 0.5, warmup: 0.2 } : { rounds: 10, seconds: 1 });
 step('1 MiB latency, streamed HMAC against buffer-then-hash');
 const latencyRun = quick ? { rounds: 1, requests: 5 } : { rounds: 7, requests: 40 };
 const latency = await latencySuite(latencyRun);
@@ -88,6 +88,7 @@ const sections = [
   `### handle() in tenant mode\n\nFresh 1 KiB deliveries and the memory store, as above, against single-token \`handle()\`: a site's resolver answer cached; the cache expired before each delivery (\`tokenCacheMs: 1\` on a bench clock: the resolver is called, the tenant's prepared tokens reused); and each delivery with a token seen for the first time (the resolver is called and the token's HMAC key prepared). The resolver is async and answers from a \`Map\`: a database's own time is not counted. Resolver calls per delivery counted in a separate pass.\n\n${tenantsReport(tenants)}`,
   `### Web Crypto path against raw \`crypto.subtle.verify\`\n\n${ratioTable(web)}`,
   `### Adapters against a bare route in the same framework\n\nautocannon, 8 connections, loopback, ${pinning}; the same signed delivery repeated, dedup off (see notes).\n\n${httpTable(http.rows)}`,
+  `### Adapters inside the host's AsyncLocalStorage\n\nThe same runs as above at 1 KiB, with a third route: the adapter behind the host's own \`AsyncLocalStorage\`, entered per request before the adapter (a node:http listener, an Express, Hono or Koa middleware, a Fastify \`onRequest\` hook, a Fetch handler calling \`run\`), whose handler fails unless it sees that store; rounds interleave all three routes.\n\n${hostContextTable(http.rows)}`,
   `### 1 MiB delivery latency: streamed HMAC against a route that buffers, then hashes\n\nOne request at a time on a kept-alive loopback connection, the body written at once; ${latency.pinned ? 'pinned as above' : 'not pinned'}. Medians over rounds of each round's p50, p90 and p99.\n\n${latencyTable(latency.rows)}`,
   `### The same, with the body paced like a 1 Gbit/s link\n\nThe client writes 64 KiB every 0.52 ms, as a delivery arriving over a network would; for reference, not a target.\n\n${latencyTable(paced.rows)}`,
   `### Memory of the memory store at ${memory.count.toLocaleString('en-US')} deliveries\n\n` +

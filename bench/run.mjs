@@ -71,7 +71,7 @@ const queue = await queueSuite(
 );
 
 step('queue mode on BullMQ: Redis memory after many deliveries (starts Redis)');
-const queueMemory = await queueMemorySuite({ deliveries: quick ? 500 : 10_000 });
+const queueMemory = await queueMemorySuite({ checkpoints: quick ? [500] : [10_000, 100_000] });
 step('/publish: recordSlug per delivery at 10,000 and 100,000 articles');
 const publish = await publishSuite(quick ? { rounds: 3, perRound: 200 } : { rounds: 7, perRound: 2_000 });
 

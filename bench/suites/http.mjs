@@ -32,22 +32,24 @@ export async function sane(url, delivery) {
 /**
  * Every framework's adapter against its bare route at each size, and at 1 KiB also behind a
  * host AsyncLocalStorage (/ours-als), all routes of a cell in interleaved rounds.
- * @param {{ rounds: number, seconds: number, warmup?: number }} options `warmup` seconds per route, untimed
+ * @param {{ rounds: number, seconds: number, warmup?: number, labels?: string[] }} options `warmup`
+ *   seconds per route, untimed; `labels` the bodies of HTTP_SIZES to run (all by default)
  */
-export async function httpSuite({ rounds, seconds, warmup = 0.5 }) {
+export async function httpSuite({ rounds, seconds, warmup = 0.5, labels }) {
   const { child, pinned, release } = forkPinned(new URL('./http-servers.mjs', import.meta.url), 0);
   try {
     const [{ ports }] = await once(child, 'message');
     const rows = [];
     for (const [framework, port] of Object.entries(ports)) {
       for (const [label, size, text] of HTTP_SIZES) {
+        if (labels && !labels.includes(label)) continue;
         // The host context is an adapter cost independent of the body: 1 KiB shows it most.
         const names = size === 1024 ? ['bare', 'ours', 'ours-als'] : ['bare', 'ours'];
         const routes = names.map((route) => `http://127.0.0.1:${port}/${route}`);
         const body = articleBody(size, text);
         for (const url of routes) await sane(url, signedDelivery(body));
-        // Warm every route up before anything counts.
-        for (const url of routes) await load(url, signedDelivery(body), warmup);
+        // Warm every route up before anything counts (a smoke run may skip it: warmup 0).
+        if (warmup > 0) for (const url of routes) await load(url, signedDelivery(body), warmup);
         const perRound = routes.map(() => []);
         for (let round = 0; round < rounds; round++) {
           for (let k = 0; k < routes.length; k++) {

@@ -3,8 +3,10 @@
 // generator in this process (pinned to the other) with 1, 16 and 64 connections, every
 // request a fresh 1 KiB delivery, so each one claims and completes. Each store's route is
 // compared with the same adapter with dedup off, measured in the same round: deliveries per
-// second and p99. Redis, the Redis Cluster and Postgres are started for the run (or named by
-// REDIS_URL, REDIS_CLUSTER_NODES, DATABASE_URL) and run on whichever core is free.
+// second, p99, and the CPU per delivery of the server, the store's servers and the load
+// generator (which is what bounds throughput when all three share the machine). Redis, the
+// Redis Cluster and Postgres are started for the run (or named by REDIS_URL,
+// REDIS_CLUSTER_NODES, DATABASE_URL) and run on whichever core is free.
 
 import { once } from 'node:events';
 import { freshDeliveries } from '../lib/deliveries.mjs';
@@ -16,6 +18,7 @@ import { startPostgres, startRedis, startRedisCluster } from '../lib/services.mj
 import { treeCpuMs } from '../lib/process-cpu.mjs';
 import { percentile } from '../lib/timed-request.mjs';
 
+/** Requests in flight at once, per row. */
 export const CONCURRENCY = [1, 16, 64];
 const OK = '{"ok":true}';
 const accepts = (status, text) => status === 200 && text === OK;
@@ -24,7 +27,8 @@ const accepts = (status, text) => status === 200 && text === OK;
 const TARGETS = [
   [/^Redis \(/, 0.6],
   [/^Redis Cluster/, 0.6],
-  [/^Postgres/, 0.4],
+  // The named-statements row is a bench wrapper measuring a possible fix, not the store: no target.
+  [/^Postgres plain \(/, 0.4],
 ];
 
 async function startServices() {

@@ -21,12 +21,13 @@ const { httpSuite } = await import('./suites/http.mjs');
 const { latencySuite } = await import('./suites/latency.mjs');
 const { memorySuite } = await import('./suites/memory.mjs');
 const { storesSuite } = await import('./suites/stores.mjs');
+const { concurrencySuite, concurrencyReport, concurrencyVerdicts } = await import('./suites/concurrency.mjs');
 const { telemetrySuite, telemetryVerdicts } = await import('./suites/telemetry.mjs');
 const { tenantsSuite, tenantsReport } = await import('./suites/tenants.mjs');
-const { queueSuite, queueReport } = await import('./suites/queue.mjs');
+const { queueSuite, queueReport, queueVerdicts } = await import('./suites/queue.mjs');
 const { queueMemorySuite, queueMemoryReport } = await import('./suites/queue-memory.mjs');
 const { publishSuite, publishTable } = await import('./suites/publish.mjs');
-const { machineLine, ratioTable, httpTable, latencyTable, storesTable, verdictTable } = await import(
+const { machineLine, ratioTable, httpTable, hostContextTable, latencyTable, storesTable, verdictTable } = await import(
   './lib/report.mjs'
 );
 const { judge } = await import('./lib/targets.mjs');
@@ -48,7 +49,7 @@ const tenants = await tenantsSuite({ ...micro, batchMs: quick ? micro.batchMs : 
 step('the Web Crypto path');
 const web = await webCryptoSuite(micro);
 step('adapters over HTTP');
-const http = await httpSuite(quick ? { rounds: 1, seconds: 0.5 } : { rounds: 10, seconds: 1 });
+const http = await httpSuite(quick ? { rounds: 1, seconds: 0.5, warmup: 0 } : { rounds: 10, seconds: 1 });
 step('1 MiB latency, streamed HMAC against buffer-then-hash');
 const latencyRun = quick ? { rounds: 1, requests: 5 } : { rounds: 7, requests: 40 };
 const latency = await latencySuite(latencyRun);
@@ -58,6 +59,10 @@ step('memory per remembered delivery');
 const memory = await memorySuite({ count: quick ? 100_000 : 1_000_000 });
 step('handle() with each dedup store (starts Redis, a Redis Cluster and Postgres where it can)');
 const stores = await storesSuite(quick ? { rounds: 1, perRound: 20 } : { rounds: 7, perRound: 200 });
+step(
+  'handle() over HTTP at 1, 16 and 64 concurrent requests with each shared store (starts Redis, a Redis Cluster and Postgres)',
+);
+const concurrency = await concurrencySuite(quick ? { rounds: 1, perCell: 100 } : { rounds: 5, perCell: 3_000 });
 step('queue mode on BullMQ: answer latency, and worker throughput with 1, 2 and 4 workers (starts Redis)');
 const queue = await queueSuite(
   quick
@@ -66,12 +71,12 @@ const queue = await queueSuite(
 );
 
 step('queue mode on BullMQ: Redis memory after many deliveries (starts Redis)');
-const queueMemory = await queueMemorySuite({ deliveries: quick ? 500 : 10_000 });
+const queueMemory = await queueMemorySuite({ checkpoints: quick ? [500] : [10_000, 100_000] });
 step('/publish: recordSlug per delivery at 10,000 and 100,000 articles');
 const publish = await publishSuite(quick ? { rounds: 3, perRound: 200 } : { rounds: 7, perRound: 2_000 });
 
 const verdicts = judge({ verify, handle, web, http: http.rows, latency, memory });
-verdicts.push(...telemetryVerdicts(telemetry));
+verdicts.push(...telemetryVerdicts(telemetry), ...concurrencyVerdicts(concurrency), ...queueVerdicts(queue));
 const pinning = http.pinned
   ? 'server and load generator pinned to different cores with taskset'
   : 'not pinned (taskset or a second core missing)';
@@ -83,6 +88,7 @@ const sections = [
   `### handle() in tenant mode\n\nFresh 1 KiB deliveries and the memory store, as above, against single-token \`handle()\`: a site's resolver answer cached; the cache expired before each delivery (\`tokenCacheMs: 1\` on a bench clock: the resolver is called, the tenant's prepared tokens reused); and each delivery with a token seen for the first time (the resolver is called and the token's HMAC key prepared). The resolver is async and answers from a \`Map\`: a database's own time is not counted. Resolver calls per delivery counted in a separate pass.\n\n${tenantsReport(tenants)}`,
   `### Web Crypto path against raw \`crypto.subtle.verify\`\n\n${ratioTable(web)}`,
   `### Adapters against a bare route in the same framework\n\nautocannon, 8 connections, loopback, ${pinning}; the same signed delivery repeated, dedup off (see notes).\n\n${httpTable(http.rows)}`,
+  `### Adapters inside the host's AsyncLocalStorage\n\nThe same runs as above at 1 KiB, with a third route: the adapter behind the host's own \`AsyncLocalStorage\`, entered per request before the adapter (a node:http listener, an Express, Hono or Koa middleware, a Fastify \`onRequest\` hook, a Fetch handler calling \`run\`), whose handler fails unless it sees that store; rounds interleave all three routes.\n\n${hostContextTable(http.rows)}`,
   `### 1 MiB delivery latency: streamed HMAC against a route that buffers, then hashes\n\nOne request at a time on a kept-alive loopback connection, the body written at once; ${latency.pinned ? 'pinned as above' : 'not pinned'}. Medians over rounds of each round's p50, p90 and p99.\n\n${latencyTable(latency.rows)}`,
   `### The same, with the body paced like a 1 Gbit/s link\n\nThe client writes 64 KiB every 0.52 ms, as a delivery arriving over a network would; for reference, not a target.\n\n${latencyTable(paced.rows)}`,
   `### Memory of the memory store at ${memory.count.toLocaleString('en-US')} deliveries\n\n` +
@@ -99,7 +105,8 @@ const sections = [
       },
     ]),
   `### handle() with each dedup store\n\nFresh 1 KiB deliveries (each claims and completes), one at a time, in wall time (a store mostly waits on its server); ${stores.rows.length} stores in interleaved rounds. Servers on loopback, started for the run (Postgres with fsync off); round trips (Redis scripts) and statements (Postgres, BEGIN and COMMIT included) counted per delivery in a separate pass.${stores.skipped.map(([name, why]) => ` Not measured: ${name} (${why}).`).join('')} The Durable Object store needs workerd and is not measured here.\n\n${storesTable(stores.rows)}`,
-  `### Queue mode on BullMQ\n\nA real Redis on loopback, started for the run; for reference, not a target.\n\n${queueReport(queue)}`,
+  `### handle() over HTTP under concurrency, with each shared store\n\n${concurrencyReport(concurrency)}`,
+  `### Queue mode on BullMQ\n\nA real Redis on loopback, started for the run. The answer p99 with the Redis store is a target (issue 37: ≤ 1.5 ms); the rest is for reference.\n\n${queueReport(queue)}`,
   `### Queue mode on BullMQ: Redis memory\n\n${queueMemoryReport(queueMemory)}`,
   `### /publish: recordSlug per delivery\n\nA rename of an existing article and a new article, alternating, in a history already holding that many articles; median over rounds. It must not grow with the history (it used to copy the whole history: 11 ms at 10,000 articles).\n\n${publishTable(publish)}`,
   `### Targets\n\nOne run; "rounds p25–p75" and "rounds min–max" are the spread of the per-round ratios behind each median.\n\n${verdictTable(verdicts)}`,

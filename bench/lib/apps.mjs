@@ -1,7 +1,11 @@
-// The HTTP bench's apps, one per framework, each with two routes: /ours is the adapter; /bare
-// does the limit's work inline, as a hand-written route in that framework would. Started one
-// at a time by name, so a process can serve one framework alone (bench/icount does).
+// The HTTP bench's apps, one per framework, each with three routes: /ours is the adapter; /bare
+// does the limit's work inline, as a hand-written route in that framework would; /ours-als is
+// the adapter behind the host's own AsyncLocalStorage, entered per request before the adapter
+// the way a host's request-id or tracing middleware does, with a handler that fails unless it
+// sees that store. Started one at a time by name, so a process can serve one framework alone
+// (bench/icount does).
 
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { createServer } from 'node:http';
 import { serve } from '@hono/node-server';
@@ -19,6 +23,17 @@ import { TOKEN } from './deliveries.mjs';
 // answered from the store without running the handler, so the comparison turns it off.
 const receiver = createReceiver({ token: TOKEN, dedup: false });
 const handlers = { 'article.sync': () => {} };
+
+const host = new AsyncLocalStorage();
+let requests = 0;
+/** A per-request store, as a host's middleware makes one. */
+const hostStore = () => ({ requestId: ++requests });
+/** A lost host context would pass silently; a 500 stops the bench instead. */
+const hostHandlers = {
+  'article.sync': () => {
+    if (host.getStore()?.requestId === undefined) throw new Error("the handler lost the host's AsyncLocalStorage");
+  },
+};
 const OK = '{"ok":true}';
 const JSON_TYPE = { 'content-type': 'application/json; charset=utf-8' };
 
@@ -44,13 +59,20 @@ function bareNode(req, res) {
 
 function nodeApp() {
   const ours = nodeHandler(receiver, handlers);
-  return createServer((req, res) => (req.url === '/ours' ? ours(req, res) : bareNode(req, res)));
+  const oursHost = nodeHandler(receiver, hostHandlers);
+  return createServer((req, res) => {
+    if (req.url === '/ours') ours(req, res);
+    else if (req.url === '/ours-als') host.run(hostStore(), oursHost, req, res);
+    else bareNode(req, res);
+  });
 }
 
 function expressApp(express) {
   const app = express();
   app.post('/ours', expressHandler(receiver, handlers));
   app.post('/bare', bareNode);
+  // Last, so neither /ours nor /bare (whose instructions bench/icount counts) walks past its layer.
+  app.post('/ours-als', (_req, _res, next) => host.run(hostStore(), next), expressHandler(receiver, hostHandlers));
   return app;
 }
 
@@ -65,11 +87,13 @@ function honoApp() {
     };
     return limitAccepts(headers, body) ? c.json({ ok: true }) : c.json({ error: 'Invalid signature' }, 403);
   });
+  app.post('/ours-als', (_c, next) => host.run(hostStore(), next), honoHandler(receiver, hostHandlers));
   return app;
 }
 
 function fetchApp() {
   const ours = fetchHandler(receiver, handlers);
+  const oursHost = fetchHandler(receiver, hostHandlers);
   const bare = async (request) => {
     const body = Buffer.from(await request.arrayBuffer());
     const headers = {
@@ -80,7 +104,11 @@ function fetchApp() {
       ? Response.json({ ok: true })
       : Response.json({ error: 'Invalid signature' }, { status: 403 });
   };
-  return (request) => (request.url.endsWith('/ours') ? ours(request) : bare(request));
+  return (request) => {
+    if (request.url.endsWith('/ours')) return ours(request);
+    if (request.url.endsWith('/ours-als')) return host.run(hostStore(), oursHost, request);
+    return bare(request);
+  };
 }
 
 /**
@@ -94,6 +122,10 @@ async function optionalApps() {
     const { default: Fastify } = await import('fastify');
     const app = Fastify();
     await app.register(fastifyAdapter.webhookPlugin, { receiver, handlers, path: '/ours' });
+    await app.register(async (scope) => {
+      scope.addHook('onRequest', (_request, _reply, done) => host.run(hostStore(), done));
+      await scope.register(fastifyAdapter.webhookPlugin, { receiver, handlers: hostHandlers, path: '/ours-als' });
+    });
     await app.register(async (scope) => {
       scope.addContentTypeParser('application/json', { parseAs: 'buffer' }, (_req, body, done) => done(null, body));
       scope.post('/bare', (request, reply) => {
@@ -111,9 +143,11 @@ async function optionalApps() {
   if (typeof koaAdapter.webhookHandler === 'function') {
     const { default: Koa } = await import('koa');
     const ours = koaAdapter.webhookHandler(receiver, handlers);
+    const oursHost = koaAdapter.webhookHandler(receiver, hostHandlers);
     const app = new Koa();
     app.use(async (ctx, next) => {
       if (ctx.path === '/ours') return ours(ctx, next);
+      if (ctx.path === '/ours-als') return host.run(hostStore(), oursHost, ctx, next);
       const body = await new Promise((resolve, reject) => {
         const chunks = [];
         ctx.req.on('data', (chunk) => chunks.push(chunk));

@@ -37,6 +37,35 @@ export function httpTable(rows) {
   );
 }
 
+/**
+ * The adapters behind a host AsyncLocalStorage against the same adapters without: the rows
+ * of `httpTable` that measured both.
+ */
+export function hostContextTable(rows) {
+  return table(
+    [
+      'framework',
+      'body',
+      'adapter (req/s)',
+      'adapter in a host ALS (req/s)',
+      'in ALS ÷ without',
+      'rounds min–max',
+      'in ALS ÷ bare',
+    ],
+    rows
+      .filter((r) => r.host)
+      .map((r) => [
+        r.framework,
+        r.label,
+        rate(r.ours),
+        rate(r.host.perSecond),
+        x(r.host.ratio),
+        `${x(Math.min(...r.host.ratios))}–${x(Math.max(...r.host.ratios))}`,
+        x(r.host.ofBare),
+      ]),
+  );
+}
+
 /** Milliseconds per route and each route's ratio to the first, at p50, p90 and p99. */
 export function latencyTable(rows) {
   const ms = (value) => value.toFixed(2);

@@ -1,10 +1,11 @@
 // Throwaway Redis, Redis Cluster and Postgres servers for the store rows, started the way the
 // test setup starts them (test/setup/services.ts, postgres.ts, test/redis/redis-cluster.ts),
 // or the ones the environment names: REDIS_URL, REDIS_CLUSTER_NODES (host:port,…), DATABASE_URL.
-// Each start answers { url | nodes, stop() } or { missing: 'why' }, never throws for a missing binary.
+// Each start answers { url | nodes, pids, stop() } or { missing: 'why' }, never throws for a missing
+// binary; `pids` are the server processes started here (none for a server the environment names).
 
 import { spawn, spawnSync } from 'node:child_process';
-import { chmodSync, chownSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { chmodSync, chownSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { connect, createServer } from 'node:net';
 import { tmpdir, userInfo } from 'node:os';
 import { join } from 'node:path';
@@ -56,7 +57,7 @@ async function redisServer(extra = []) {
     await stop();
     throw error;
   }
-  return { port, url: `redis://127.0.0.1:${port}`, stop };
+  return { port, url: `redis://127.0.0.1:${port}`, pids: [child.pid], stop };
 }
 
 /** One Redis: REDIS_URL, or a fresh `redis-server`. */
@@ -113,7 +114,7 @@ export async function startRedisCluster() {
         await new Promise((resolve) => setTimeout(resolve, 100));
       }
     }
-    return { nodes: started.map(({ url }) => ({ url })), stop };
+    return { nodes: started.map(({ url }) => ({ url })), pids: started.flatMap(({ pids }) => pids), stop };
   } catch (error) {
     await stop();
     throw error;
@@ -174,7 +175,9 @@ export async function startPostgres() {
     const settings = [`-p ${port}`, `-k ${dir}`, '-c listen_addresses=127.0.0.1', '-c fsync=off'];
     settings.push('-c synchronous_commit=off', '-c full_page_writes=off');
     run(join(bin, 'pg_ctl'), ['-D', data, '-o', settings.join(' '), '-l', join(dir, 'server.log'), '-w', 'start']);
-    return { url: `postgres://postgres@127.0.0.1:${port}/postgres`, stop };
+    // The postmaster's pid: its backends are its children, whose CPU time the concurrency bench sums.
+    const postmaster = Number(readFileSync(join(data, 'postmaster.pid'), 'utf8').split('\n')[0]);
+    return { url: `postgres://postgres@127.0.0.1:${port}/postgres`, pids: [postmaster], stop };
   } catch (error) {
     await stop();
     throw error;

@@ -29,22 +29,31 @@ export async function sane(url, delivery) {
     throw new Error(`${url} answered ${response.status} ${text}`);
 }
 
-export async function httpSuite({ rounds, seconds }) {
+/**
+ * Every framework's adapter against its bare route at each size, and at 1 KiB also behind a
+ * host AsyncLocalStorage (/ours-als), all routes of a cell in interleaved rounds.
+ * @param {{ rounds: number, seconds: number, warmup?: number, labels?: string[] }} options `warmup`
+ *   seconds per route, untimed; `labels` the bodies of HTTP_SIZES to run (all by default)
+ */
+export async function httpSuite({ rounds, seconds, warmup = 0.5, labels }) {
   const { child, pinned, release } = forkPinned(new URL('./http-servers.mjs', import.meta.url), 0);
   try {
     const [{ ports }] = await once(child, 'message');
     const rows = [];
     for (const [framework, port] of Object.entries(ports)) {
       for (const [label, size, text] of HTTP_SIZES) {
-        const routes = ['bare', 'ours'].map((route) => `http://127.0.0.1:${port}/${route}`);
+        if (labels && !labels.includes(label)) continue;
+        // The host context is an adapter cost independent of the body: 1 KiB shows it most.
+        const names = size === 1024 ? ['bare', 'ours', 'ours-als'] : ['bare', 'ours'];
+        const routes = names.map((route) => `http://127.0.0.1:${port}/${route}`);
         const body = articleBody(size, text);
         for (const url of routes) await sane(url, signedDelivery(body));
-        // Warm both routes up before anything counts.
-        for (const url of routes) await load(url, signedDelivery(body), 0.5);
-        const perRound = [[], []];
+        // Warm every route up before anything counts (a smoke run may skip it: warmup 0).
+        if (warmup > 0) for (const url of routes) await load(url, signedDelivery(body), warmup);
+        const perRound = routes.map(() => []);
         for (let round = 0; round < rounds; round++) {
-          for (let k = 0; k < 2; k++) {
-            const index = (k + round) % 2;
+          for (let k = 0; k < routes.length; k++) {
+            const index = (k + round) % routes.length;
             const result = await load(routes[index], signedDelivery(body), seconds);
             if (result.errors || result.timeouts || result.non2xx)
               throw new Error(
@@ -54,14 +63,24 @@ export async function httpSuite({ rounds, seconds }) {
           }
         }
         const ratios = perRound[1].map((ours, round) => ours / perRound[0][round]);
-        rows.push({
+        const row = {
           framework,
           label,
           bare: median(perRound[0]),
           ours: median(perRound[1]),
           ratio: median(ratios),
           ratios,
-        });
+        };
+        if (perRound[2]) {
+          const hostRatios = perRound[2].map((withHost, round) => withHost / perRound[1][round]);
+          row.host = {
+            perSecond: median(perRound[2]),
+            ratio: median(hostRatios),
+            ratios: hostRatios,
+            ofBare: median(perRound[2].map((withHost, round) => withHost / perRound[0][round])),
+          };
+        }
+        rows.push(row);
       }
     }
     return { rows, pinned };

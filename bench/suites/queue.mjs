@@ -1,12 +1,5 @@
 // Queue mode on BullMQ with a real Redis (a fresh `redis-server` on a free loopback port, or
-// REDIS_URL), in two parts.
-//
-// Answer latency: 1 KiB deliveries over HTTP on a kept-alive loopback connection, one at a
-// time, to the node:http adapter of three receivers on one server in this process: an inline
-// no-op handler and the memory store (no queue: the reference), queue mode with the memory
-// store (the difference is BullMQ's `queue.add`, one Redis round trip), and queue mode with the
-// Redis store (README's setup: claim, add, complete). No worker runs meanwhile, so the answer
-// path alone is timed; jobs pile up in a fresh queue per route and are dropped at the end.
+// REDIS_URL), in two parts: the answer latency (queue-latency.mjs) and worker throughput.
 //
 // Worker throughput: 1, 2 and 4 worker processes (queue-worker.mjs, concurrency 1 each, the
 // Redis store as README's workers have it) drain `jobs` deliveries enqueued beforehand by a
@@ -16,106 +9,19 @@
 //
 // Both parts run in interleaved rounds (the order rotates), and report medians and the spread
 // (min–max) of the per-round values.
-
 import { fork } from 'node:child_process';
 import { once } from 'node:events';
-import { Agent, createServer } from 'node:http';
 import { createReceiver } from 'webhook-cms-receiver';
-import { webhookHandler } from 'webhook-cms-receiver/node';
 import { freshDeliveries, TOKEN } from '../lib/deliveries.mjs';
 import { median } from '../lib/measure.mjs';
-import { percentile, timedRequest } from '../lib/timed-request.mjs';
 import { table } from '../lib/report.mjs';
 import { startRedis } from '../lib/services.mjs';
+import { connectionOf, latencyPart } from './queue-latency.mjs';
+
+export { queueVerdicts } from './queue-latency.mjs';
 
 const WORKER = new URL('./queue-worker.mjs', import.meta.url);
 const SIZE = 1024;
-
-function connectionOf(url) {
-  const { hostname, port } = new URL(url);
-  // No offline queue, as README advises for the receiving process: Redis down is a 503 at once.
-  return { host: hostname, port: Number(port), maxRetriesPerRequest: null, enableOfflineQueue: false };
-}
-
-async function latencyPart({ redisUrl, Queue, Redis, bullmqQueue, redisDedupStore, rounds, requests }) {
-  const stamp = Date.now();
-  const queues = [new Queue(`bench-answer-${stamp}-a`, { connection: connectionOf(redisUrl) })];
-  queues.push(new Queue(`bench-answer-${stamp}-b`, { connection: connectionOf(redisUrl) }));
-  const redis = new Redis(redisUrl, { maxRetriesPerRequest: 1 });
-  const handlers = { 'article.sync': () => {} };
-  const routes = [
-    {
-      name: 'inline no-op handler, memory store (no queue)',
-      path: '/inline',
-      handle: webhookHandler(createReceiver({ token: TOKEN }), handlers),
-      expected: '{"ok":true}',
-    },
-    {
-      name: 'queue mode (BullMQ), memory store',
-      path: '/queued',
-      handle: webhookHandler(createReceiver({ token: TOKEN, queue: bullmqQueue(queues[0]) })),
-      expected: '{"ok":true,"queued":true}',
-    },
-    {
-      name: "queue mode (BullMQ), Redis store (README's setup)",
-      path: '/queued-redis',
-      handle: webhookHandler(
-        createReceiver({
-          token: TOKEN,
-          queue: bullmqQueue(queues[1]),
-          dedup: redisDedupStore(redis, { keyPrefix: `bench:${stamp}:` }),
-        }),
-      ),
-      expected: '{"ok":true,"queued":true}',
-    },
-  ];
-  const byPath = new Map(routes.map((route) => [route.path, route.handle]));
-  const server = createServer((req, res) => {
-    const handle = byPath.get(req.url);
-    if (handle) handle(req, res);
-    else res.writeHead(404).end();
-  });
-  server.listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  const agent = new Agent({ keepAlive: true, maxSockets: 1 });
-  const client = { port: server.address().port, agent };
-  try {
-    // Warm-up: compiles the paths, loads BullMQ's and the store's scripts, opens the socket.
-    for (const route of routes)
-      for (const delivery of freshDeliveries(SIZE, 20))
-        await timedRequest(client, delivery, { path: route.path, accepts: (text) => text === route.expected });
-    const stats = routes.map(() => []);
-    for (let round = 0; round < rounds; round++) {
-      for (let k = 0; k < routes.length; k++) {
-        const index = (k + round) % routes.length;
-        const { path, expected } = routes[index];
-        const times = [];
-        for (const delivery of freshDeliveries(SIZE, requests))
-          times.push(await timedRequest(client, delivery, { path, accepts: (text) => text === expected }));
-        stats[index].push({ p50: percentile(times, 50), p99: percentile(times, 99) });
-      }
-    }
-    return routes.map(({ name }, index) => {
-      const of = (p) => stats[index].map((s) => s[p]);
-      const ratio = (p) => stats[index].map((s, round) => s[p] / stats[0][round][p]);
-      return {
-        name,
-        p50: median(of('p50')),
-        p50Range: [Math.min(...of('p50')), Math.max(...of('p50'))],
-        p99: median(of('p99')),
-        p99Range: [Math.min(...of('p99')), Math.max(...of('p99'))],
-        p50Ratio: median(ratio('p50')),
-        p99Ratio: median(ratio('p99')),
-      };
-    });
-  } finally {
-    agent.destroy();
-    server.closeAllConnections();
-    server.close();
-    await Promise.allSettled(queues.map(async (queue) => queue.obliterate({ force: true }).then(() => queue.close())));
-    await redis.quit();
-  }
-}
 
 /** Forks a worker process and resolves once it can take a `start` message. */
 export async function forkWorker(redisUrl) {
@@ -258,7 +164,7 @@ export function queueReport(result) {
     ]),
   );
   return (
-    `Answer latency: 1 KiB deliveries over a kept-alive loopback connection, one at a time, to the node:http adapter; ${result.rounds} interleaved rounds of ${result.requests} requests per receiver, medians over rounds of each round's p50 and p99. No worker runs meanwhile.\n\n${latency}\n\n` +
+    `Answer latency: 1 KiB deliveries over a kept-alive loopback connection, one at a time, to the node:http adapter (server and client in one process, Redis beside it on the same 2 cores); ${result.rounds} interleaved rounds of ${result.requests} requests per receiver, medians over rounds of each round's p50 and p99. No worker runs meanwhile.\n\n${latency}\n\n` +
     `Worker throughput: ${result.jobs} jobs enqueued, then drained by 1, 2 or 4 worker processes (concurrency 1 each, the Redis store); ${result.drainRounds} interleaved rounds.\n\n${throughput}`
   );
 }

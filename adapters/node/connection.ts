@@ -21,10 +21,13 @@ const LINGER_MS = 250;
 export function prepareNodeAnswer(req: NodeRequest, res: NodeResponse, answer: HttpAnswer): void {
   const socket = answer.close ? socketOf(req, res) : undefined;
   if (!socket || res.headersSent || res.writableEnded) return;
-  try {
-    res.setHeader?.('connection', 'close');
-  } catch {
-    // A response that refuses the header is closed all the same below.
+  // HTTP/2 has no Connection header (RFC 9113 §8.2.2): the stream is closed all the same below.
+  if (req.httpVersionMajor !== 2) {
+    try {
+      res.setHeader?.('connection', 'close');
+    } catch {
+      // A response that refuses the header is closed all the same below.
+    }
   }
   holdOpenBriefly(socket);
   closeAfterAnswer(req, res, answer);
@@ -52,7 +55,7 @@ export function fetchResponseOnNode(answer: HttpAnswer, node?: { req?: NodeReque
     return untouched;
   }
   if (req && res) prepareNodeAnswer(req, res, answer);
-  return toFetchResponse(answer);
+  return toFetchResponse(req?.httpVersionMajor === 2 ? { ...answer, headers: http2Headers(answer.headers) } : answer);
 }
 
 // @hono/node-server writes nothing for a Response with this header; srvx writes nothing once headers are sent.
@@ -134,4 +137,14 @@ export function holdOpenBriefly(socket: NodeSocket): void {
   } catch {
     // A socket that refuses the property (a proxy) is closed the usual way.
   }
+}
+
+/**
+ * An answer's headers for an HTTP/2 stream: without `Connection`, which HTTP/2 forbids (RFC 9113
+ * §8.2.2) and Node's compat API drops with a warning printed on every refusal.
+ */
+export function http2Headers(headers: HttpAnswer['headers']): HttpAnswer['headers'] {
+  if (!('connection' in headers)) return headers;
+  const { connection: _dropped, ...rest } = headers;
+  return rest;
 }

@@ -1,5 +1,5 @@
 import type { AdapterRequest, AlreadyParsed, HttpAnswer, RequestBody } from 'webhook-cms-receiver/adapter-kit';
-import { closeAfterAnswer, holdOpenBriefly, socketOf } from './connection.js';
+import { closeAfterAnswer, holdOpenBriefly, http2Headers, socketOf } from './connection.js';
 import type { NodeRequest, NodeResponse } from './node-objects.js';
 import { captureNodeContext } from './request-context.js';
 
@@ -160,7 +160,7 @@ export function sendNodeAnswer(req: NodeRequest, res: NodeResponse, answer: Http
   const socket = answer.close ? socketOf(req, res) : undefined;
   if (socket) holdOpenBriefly(socket);
   try {
-    res.writeHead(answer.status, answer.headers);
+    res.writeHead(answer.status, req.httpVersionMajor === 2 ? http2Headers(answer.headers) : answer.headers);
     res.end(answer.text);
   } catch (error) {
     console.error('webhook-cms-receiver: could not write the answer:', error);

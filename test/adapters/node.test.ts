@@ -81,6 +81,21 @@ describe('node:http adapter on an http2 compat server (h2c)', () => {
     expect(events).toHaveLength(0);
   });
 
+  it('sends no connection-specific header over HTTP/2, so Node prints no warning', async () => {
+    // RFC 9113 §8.2.2 forbids them; Node's compat API drops `connection` with an UnsupportedWarning.
+    const warnings: string[] = [];
+    const listener = (warning: Error) => warnings.push(`${warning.name}: ${warning.message}`);
+    process.on('warning', listener);
+    onTestFinished(() => void process.off('warning', listener));
+    const origin = await serveH2(recorder().handlers);
+    const wrongToken = signDelivery({ token: 'not-the-token', payload: articleSyncPayload() });
+    expect(await h2send(origin, '/webhook', wrongToken)).toEqual(answers.error(401, 'Invalid token'));
+    expect(await h2send(origin, '/webhook', { method: 'GET' })).toEqual(answers.methodNotAllowed);
+    // process.emitWarning reports on the next tick.
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(warnings).toEqual([]);
+  });
+
   it.each([
     ['[good, bad]', true],
     ['[bad, good]', false],

@@ -1,5 +1,5 @@
 import type { CryptoProvider } from '../crypto/provider.js';
-import { bearerStart, findToken, type TokenKey, unknownToken } from './token.js';
+import { matchToken, type TokenKey } from './token.js';
 import type { MatchedToken, TokenMatcher } from './token-matcher.js';
 
 const encoder = new TextEncoder();
@@ -51,10 +51,7 @@ export class FixedTokens implements TokenMatcher {
   }
 
   matchNow(authorization: string | undefined): MatchedToken {
-    const start = bearerStart(authorization);
-    const index = findToken(this.keys, authorization!, start);
-    if (index < 0) throw unknownToken();
-    return this.matches[index]!;
+    return this.matches[matchToken(this.keys, authorization)]!;
   }
 
   matchKept(tokenSha256: string): Promise<MatchedToken | undefined> {

@@ -8,9 +8,9 @@ const encoder = new TextEncoder();
 export function prepareKeys(
   tokens: readonly string[],
   crypto: CryptoProvider,
-  known: readonly TokenKey[] = [],
+  known?: readonly TokenKey[],
 ): readonly TokenKey[] {
-  const byToken = new Map(known.map((key) => [key.token, key]));
+  const byToken = new Map(known?.map((key) => [key.token, key]));
   return tokens.map(
     (token) => byToken.get(token) ?? { token, bytes: encoder.encode(token), hmac: crypto.hmacSha256(token) },
   );

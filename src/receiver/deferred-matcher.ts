@@ -17,6 +17,7 @@ export interface DeferredMatcherOptions {
  * check waits for it, and a request's head is left for the body to settle.
  */
 export function deferredMatcher({ load, deadline, now }: DeferredMatcherOptions): TokenMatcher {
+  const until = deadline ?? Number.NEGATIVE_INFINITY;
   let matcher: TokenMatcher | undefined;
   let listener: (() => void) | undefined;
   const loading = load().then((loaded) => {
@@ -35,8 +36,7 @@ export function deferredMatcher({ load, deadline, now }: DeferredMatcherOptions)
       return undefined;
     },
     matchKept: (tokenSha256) => loading.then((ready) => ready.matchKept(tokenSha256)),
-    rotatingUntil: () =>
-      matcher ? matcher.rotatingUntil() : deadline !== undefined && deadline > now() ? deadline : undefined,
+    rotatingUntil: () => (matcher ? matcher.rotatingUntil() : until > now() ? deadline : undefined),
     refresh: () =>
       loading.then(
         (ready) => ready.refresh(),

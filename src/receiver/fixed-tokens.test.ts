@@ -99,7 +99,7 @@ describe('deferredMatcher: a matcher whose code loads on first use', () => {
 
   it('the window is the option’s deadline while loading, then the loaded matcher’s', async () => {
     let now = 1_000;
-    const { matcher, settle, release } = deferred({ deadline: 2_000, now: () => now });
+    const { matcher, settle, release, listeners } = deferred({ deadline: 2_000, now: () => now });
     expect(matcher.rotatingUntil()).toBe(2_000);
     now = 2_000;
     expect(matcher.rotatingUntil()).toBeUndefined();
@@ -107,6 +107,8 @@ describe('deferredMatcher: a matcher whose code loads on first use', () => {
     release();
     await settle();
     expect(matcher.rotatingUntil()).toBe(42);
+    // No listener was set: none is handed over.
+    expect(listeners).toEqual([]);
   });
 
   it('hands a change listener set before the load to the loaded matcher, and one set after at once', async () => {

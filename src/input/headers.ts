@@ -49,7 +49,38 @@ export function lowerCaseRecord(headers: unknown): Readonly<Record<string, unkno
   if (typeof (headers as { get?: unknown }).get === 'function') return undefined;
   const prototype = Object.getPrototypeOf(headers);
   if (prototype !== null && (prototype !== OBJECT_PROTOTYPE || holdsDeliveryHeader(prototype))) return undefined;
-  return allLowerCase(Object.keys(headers)) ? (headers as Record<string, unknown>) : undefined;
+  return namesLowerCase(headers as Record<string, unknown>) ? (headers as Record<string, unknown>) : undefined;
+}
+
+/** The names of the last record found all lower case, in order: most requests repeat them. */
+let lastNames: string[] = [];
+
+/**
+ * {@link allLowerCase} over a record's names without building their array (`for...in` reads
+ * V8's cached list of a shape's names; it also sees enumerable inherited names, which only
+ * sends more objects to the lookup). Names equal to the last all-lower-case record's, in the
+ * same order, cost a string comparison each: Node hands over the same name strings.
+ */
+function namesLowerCase(record: Record<string, unknown>): boolean {
+  const last = lastNames;
+  let names: string[] | undefined;
+  let i = 0;
+  for (const key in record) {
+    if (names === undefined && key === last[i]) {
+      i++;
+      continue;
+    }
+    if (names === undefined) names = last.slice(0, i);
+    if (!LOWER_NAMES.has(key)) {
+      if (key !== key.toLowerCase()) return false;
+      if (LOWER_NAMES.size < LOWER_NAMES_MAX) LOWER_NAMES.add(key);
+    }
+    names.push(key);
+    i++;
+  }
+  if (names !== undefined) lastNames = names;
+  else if (i !== last.length) lastNames = last.slice(0, i);
+  return true;
 }
 
 const OBJECT_PROTOTYPE = Object.prototype;
@@ -74,7 +105,18 @@ export function deliveryHeader(
   record: Readonly<Record<string, unknown>>,
   name: DeliveryHeaderName,
 ): string | undefined {
-  return join(record[name]);
+  // A read per name, not `record[name]`: each then learns the one shape it sees, where a shared
+  // keyed read of four names goes megamorphic.
+  switch (name) {
+    case 'authorization':
+      return join(record.authorization);
+    case 'x-service-timestamp':
+      return join(record['x-service-timestamp']);
+    case 'x-service-signature':
+      return join(record['x-service-signature']);
+    default:
+      return join(record['x-service-delivery-id']);
+  }
 }
 
 /** One header of a plain object by its lower-case name; own properties only, repeated values joined. */

@@ -29,8 +29,8 @@ export const NODE_FLAGS = [
   '--no-incremental-marking',
 ];
 
-/** valgrind's arguments for one run writing `${outPrefix}.<n>` per window. */
-export function valgrindArgs(outPrefix) {
+/** valgrind's arguments for one run writing `${outPrefix}.<n>` per window, with extra Node flags. */
+export function valgrindArgs(outPrefix, nodeFlags = []) {
   return [
     '--tool=callgrind',
     '--dump-before=uv_loadavg',
@@ -41,6 +41,7 @@ export function valgrindArgs(outPrefix) {
     '--log-file=/dev/null',
     process.execPath,
     ...NODE_FLAGS,
+    ...nodeFlags,
   ];
 }
 

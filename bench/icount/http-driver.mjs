@@ -43,11 +43,11 @@ async function requests(agent, url, body, amount) {
  * Counts one route of one framework: `warmup` requests, then `windows` windows of `calls`
  * requests, each window a dump of `${outPrefix}.<n>` (dump 1 is start-up and warm-up).
  */
-export async function runHttp(outPrefix, { framework, route, size, warmup, calls, windows }) {
+export async function runHttp(outPrefix, { framework, route, size, warmup, calls, windows, nodeFlags }) {
   const child = fork(fileURLToPath(new URL('./http-child.mjs', import.meta.url)), [framework], {
     stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
     execPath: 'valgrind',
-    execArgv: valgrindArgs(outPrefix),
+    execArgv: valgrindArgs(outPrefix, nodeFlags),
   });
   try {
     const [{ port }] = await once(child, 'message');

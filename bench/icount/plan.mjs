@@ -10,7 +10,15 @@ const MICRO = {
   262144: { warmSmall: 4000, warmup: 30, calls: 10, windows: 3, chunk: 10 },
   1048576: { warmSmall: 4000, warmup: 10, calls: 5, windows: 3, chunk: 5 },
 };
-const HTTP = { size: 1024, warmup: 3000, calls: 1000, windows: 3 };
+/**
+ * A request runs many functions once each, and V8 tiers a function up after enough bytecode
+ * has run in it: with Node's default budget the last of them reached optimised code only after
+ * 5,000 to 7,000 requests, so the windows after a 3,000-request warm-up still counted the
+ * tier-up (Fastify's adapter: 260k, 238k, 223k instructions per request in one process, 15 %
+ * over its bare route; at steady state 3 %). An eighth of the budget gets every function there
+ * within the warm-up; what runs after is the same optimised code, so the windows repeat.
+ */
+const HTTP = { size: 1024, warmup: 3000, calls: 1000, windows: 3, nodeFlags: ['--interrupt-budget=8192'] };
 /** The adapters `--ci` counts: one of each kind of host (node:http, a plugin, a middleware, Express). */
 const CI_FRAMEWORKS = new Set(['node:http', 'Fastify 5', 'Koa 3', 'Express 5']);
 
@@ -67,6 +75,30 @@ export const RATIOS = [
     ci: CI_FRAMEWORKS.has(framework),
   })),
 ];
+
+/**
+ * The ratios whose target is reached and whose counts repeat within 1 % between processes:
+ * `--check=baseline` (what CI runs) fails when one of them drops under its target, and only
+ * lists the others. Add a ratio here once it meets its target in a counted run.
+ */
+const REACHED = new Set([
+  // Every micro ratio with a target: at 1 KiB counted in one process on the code of issue 37
+  // item 2, the larger sizes (far above their targets) in the session before.
+  ...ALL_SIZES.flatMap((size) => [
+    `limit ÷ verify() @ ${SIZE_LABELS[size]}`,
+    `octokit ÷ verify() @ ${SIZE_LABELS[size]}`,
+    `stripe ÷ verify() @ ${SIZE_LABELS[size]}`,
+  ]),
+  'limit, fastest HMAC ÷ verify() @ 1 KiB',
+  'deduplicating limit ÷ handle() @ 1 KiB',
+  'deduplicating limit ÷ handle() @ 16 KiB',
+  // Adapters under the HTTP budget above: 0.971, 0.977 and 0.991 in the run that set the
+  // baseline. Express 5 met its 0.93 by 0.0001 there, too close to gate on.
+  'node:http: bare route ÷ adapter',
+  'Fastify 5: bare route ÷ adapter',
+  'Koa 3: bare route ÷ adapter',
+]);
+for (const r of RATIOS) r.reached = REACHED.has(r.id);
 
 function ratio(reference, ours, size, floor, ci) {
   const label = SIZE_LABELS[size];

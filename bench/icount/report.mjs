@@ -26,11 +26,15 @@ export function ratiosOf(ratios, counts) {
     });
 }
 
-/** Every failed check, as sentences: under its floor, or more than 2 % under the baseline. */
+/**
+ * Every failed check, as sentences: under its floor, or more than 2 % under the baseline.
+ * `targets` says which floors count: all (true), none (false), or those a predicate picks.
+ */
 export function failures(measured, baseline, { targets = true } = {}) {
   const failed = [];
   for (const r of measured) {
-    if (targets && r.floor !== undefined && r.ratio < r.floor)
+    const judged = typeof targets === 'function' ? targets(r) : targets;
+    if (judged && r.floor !== undefined && r.ratio < r.floor)
       failed.push(`${r.id}: ${r.ratio.toFixed(4)} is under the target ${r.floor}`);
     const base = baseline?.ratios?.[r.id];
     if (!base) continue;

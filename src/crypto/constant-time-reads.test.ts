@@ -106,15 +106,19 @@ describe('the signature comparison reads every byte of both digests, the same wa
       .hash;
   }
 
-  /** TwoPassHmac over a hash whose digests log their reads: `h0` the inner digest, `h1` the HMAC. */
+  /**
+   * TwoPassHmac over a hash whose HMAC digest (`h1`) logs its reads. The inner digest stays a
+   * real string: it is only copied into the outer block, by node:buffer's native writer where
+   * there is one, which takes nothing but a string.
+   */
   function record(expected: Uint8Array): { matched: boolean | undefined; log: ReadLog } {
     const log: ReadLog = [];
     let calls = 0;
     const hmac = new TwoPassHmac(hash!, key);
-    const logged = new TwoPassHmac(
-      (algorithm, data, encoding) => loggedText(hash!(algorithm, data, encoding), log, `h${calls++}`),
-      key,
-    );
+    const logged = new TwoPassHmac((algorithm, data, encoding) => {
+      const digest = hash!(algorithm, data, encoding);
+      return calls++ === 0 ? digest : loggedText(digest, log, 'h1');
+    }, key);
     calls = 0;
     log.length = 0;
     const matched = logged.matches(prefix, body, loggedBytes(expected, log, 'e'));

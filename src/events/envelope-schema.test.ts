@@ -94,3 +94,29 @@ describe('isPlainObject', () => {
     for (const value of [null, undefined, [], 'x', 1, true]) expect(isPlainObject(value)).toBe(false);
   });
 });
+
+describe('a polluted Object.prototype', () => {
+  // Each check picks its own-field test once per object: pollution that arrives between two
+  // deliveries must be seen by the next one, for every field.
+  const fieldsOf = (check: Check) =>
+    cases.find(([, c]) => c === check)![4].concat(check === syncArticleMismatch ? [...NULLABLE, 'tags'] : []);
+
+  it.each(cases)('%s: a field only Object.prototype holds does not count', (_, check, valid, prefix) => {
+    expect(check(valid())).toBeUndefined();
+    for (const field of fieldsOf(check)) {
+      const { [field]: value, ...missing } = valid();
+      Object.defineProperty(Object.prototype, field, { value, configurable: true, writable: true });
+      try {
+        expect(check(missing), field).toBe(`${prefix}.${field}`);
+        expect(check(valid()), field).toBeUndefined();
+      } finally {
+        delete (Object.prototype as Record<string, unknown>)[field];
+      }
+      expect(check(missing), field).toBe(`${prefix}.${field}`);
+    }
+  });
+
+  it('an object without a prototype is read as it is', () => {
+    for (const [, check, valid] of cases) expect(check(Object.assign(Object.create(null), valid()))).toBeUndefined();
+  });
+});

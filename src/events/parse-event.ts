@@ -1,5 +1,11 @@
 import { WebhookError } from '../errors/webhook-error.js';
-import { isPlainObject, profileMismatch, syncArticleMismatch, trashArticleMismatch } from './envelope-schema.js';
+import {
+  envelopeOwnTest,
+  isPlainObject,
+  profileMismatch,
+  syncArticleMismatch,
+  trashArticleMismatch,
+} from './envelope-schema.js';
 import type { Envelope, WebhookEvent } from './types.js';
 
 /** Who sent it and under which token: what the event needs besides the body. */
@@ -60,8 +66,9 @@ function checkDeliveryId(deliveryId: string | null): void {
 
 function checkEnvelope(json: unknown): Envelope {
   if (!isPlainObject(json)) return fail('the body is not a JSON object');
-  if (!Object.hasOwn(json, 'event') || typeof json.event !== 'string') return fail('event is missing or not a string');
-  if (!Object.hasOwn(json, 'timestamp') || !Number.isSafeInteger(json.timestamp)) {
+  const own = envelopeOwnTest(json);
+  if (!own(json, 'event') || typeof json.event !== 'string') return fail('event is missing or not a string');
+  if (!own(json, 'timestamp') || !Number.isSafeInteger(json.timestamp)) {
     return fail('timestamp is missing or not an integer');
   }
   return json as Envelope;

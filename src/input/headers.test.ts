@@ -38,6 +38,35 @@ describe('lowerCaseRecord: which header objects are read as they are', () => {
     expect(headerLookup({ 'x-\u212aey': 'v' })('x-key')).toBe('v');
   });
 
+  it('sends objects to the lookup when their prototype could supply a delivery header', () => {
+    const lower = { authorization: 'Bearer a' };
+    expect(lowerCaseRecord(Object.assign(Object.create(null), lower))).toBeDefined();
+    expect(lowerCaseRecord(Object.assign(Object.create({ 'x-service-signature': 'x' }), lower))).toBeUndefined();
+    Object.defineProperty(Object.prototype, 'x-service-timestamp', { value: '1', configurable: true });
+    try {
+      expect(lowerCaseRecord(lower)).toBeUndefined();
+      expect(headerLookup(lower)('x-service-timestamp')).toBeUndefined();
+    } finally {
+      delete (Object.prototype as Record<string, unknown>)['x-service-timestamp'];
+    }
+    expect(lowerCaseRecord(lower)).toBe(lower);
+  });
+
+  it('answers for each object on its own when objects with the same first names alternate', () => {
+    const lower = { authorization: 'Bearer a', 'x-service-timestamp': '1', 'x-service-signature': 's' };
+    const shorter = { authorization: 'Bearer a', 'x-service-timestamp': '1' };
+    const upper = { authorization: 'Bearer a', 'x-service-timestamp': '1', 'X-Service-Signature': 's' };
+    const longer = { ...lower, 'x-service-delivery-id': 'd', 'X-Extra': 'e' };
+    for (let round = 0; round < 3; round++) {
+      expect(lowerCaseRecord(lower)).toBe(lower);
+      expect(lowerCaseRecord(upper)).toBeUndefined();
+      expect(lowerCaseRecord(shorter)).toBe(shorter);
+      expect(lowerCaseRecord(lower)).toBe(lower);
+      expect(lowerCaseRecord(longer)).toBeUndefined();
+      expect(lowerCaseRecord({})).toEqual({});
+    }
+  });
+
   it('answers the same once it has seen more distinct names than it remembers', () => {
     for (let i = 0; i < 700; i++) expect(lowerCaseRecord({ [`x-name-${i}`]: 'v' })).toBeDefined();
     for (let i = 0; i < 700; i += 99) {

@@ -39,16 +39,87 @@ function fromGetter(headers: { get(name: string): unknown }): HeaderLookup {
 
 /**
  * The headers themselves when they are a plain object whose names are all lower case already,
- * as Node's `req.headers` is: {@link recordHeader} then reads them with no lookup built. Undefined
- * for any other shape (a `Headers`, mixed-case names), which takes {@link headerLookup}.
+ * as Node's `req.headers` is, and whose prototype holds none of the headers a delivery is
+ * verified on: {@link deliveryHeader} then reads those with no lookup built and no
+ * `Object.hasOwn` per read. Undefined for any other shape (a `Headers`, mixed-case names, a
+ * polluted or unusual prototype), which takes {@link headerLookup}.
  */
 export function lowerCaseRecord(headers: unknown): Readonly<Record<string, unknown>> | undefined {
   if (typeof headers !== 'object' || headers === null || Array.isArray(headers)) return undefined;
   if (typeof (headers as { get?: unknown }).get === 'function') return undefined;
-  return allLowerCase(Object.keys(headers)) ? (headers as Record<string, unknown>) : undefined;
+  const prototype = Object.getPrototypeOf(headers);
+  if (prototype !== null && (prototype !== OBJECT_PROTOTYPE || holdsDeliveryHeader(prototype))) return undefined;
+  return namesLowerCase(headers as Record<string, unknown>) ? (headers as Record<string, unknown>) : undefined;
 }
 
-/** One header of a {@link lowerCaseRecord} by its lower-case name; own properties only, repeated values joined. */
+/** The names of the last record found all lower case, in order: most requests repeat them. */
+let lastNames: string[] = [];
+
+/**
+ * {@link allLowerCase} over a record's names without building their array (`for...in` reads
+ * V8's cached list of a shape's names; it also sees enumerable inherited names, which only
+ * sends more objects to the lookup). Names equal to the last all-lower-case record's, in the
+ * same order, cost a string comparison each: Node hands over the same name strings.
+ */
+function namesLowerCase(record: Record<string, unknown>): boolean {
+  const last = lastNames;
+  let names: string[] | undefined;
+  let i = 0;
+  for (const key in record) {
+    if (names === undefined && key === last[i]) {
+      i++;
+      continue;
+    }
+    if (names === undefined) names = last.slice(0, i);
+    if (!LOWER_NAMES.has(key)) {
+      if (key !== key.toLowerCase()) return false;
+      if (LOWER_NAMES.size < LOWER_NAMES_MAX) LOWER_NAMES.add(key);
+    }
+    names.push(key);
+    i++;
+  }
+  if (names !== undefined) lastNames = names;
+  else if (i !== last.length) lastNames = last.slice(0, i);
+  return true;
+}
+
+const OBJECT_PROTOTYPE = Object.prototype;
+
+// Asked on every call, as pollution can come at any time; each name spelled out, since `in`
+// with a constant name on one object costs next to nothing once optimised.
+const holdsDeliveryHeader = (p: object) =>
+  'authorization' in p || 'x-service-timestamp' in p || 'x-service-signature' in p || 'x-service-delivery-id' in p;
+
+/** The names {@link deliveryHeader} may read. */
+export type DeliveryHeaderName =
+  | 'authorization'
+  | 'x-service-timestamp'
+  | 'x-service-signature'
+  | 'x-service-delivery-id';
+
+/**
+ * One of the delivery's headers from a {@link lowerCaseRecord}, repeated values joined: a
+ * plain read, since that record's prototype was found to hold none of these names.
+ */
+export function deliveryHeader(
+  record: Readonly<Record<string, unknown>>,
+  name: DeliveryHeaderName,
+): string | undefined {
+  // A read per name, not `record[name]`: each then learns the one shape it sees, where a shared
+  // keyed read of four names goes megamorphic.
+  switch (name) {
+    case 'authorization':
+      return join(record.authorization);
+    case 'x-service-timestamp':
+      return join(record['x-service-timestamp']);
+    case 'x-service-signature':
+      return join(record['x-service-signature']);
+    default:
+      return join(record['x-service-delivery-id']);
+  }
+}
+
+/** One header of a plain object by its lower-case name; own properties only, repeated values joined. */
 export function recordHeader(record: Readonly<Record<string, unknown>>, name: string): string | undefined {
   return Object.hasOwn(record, name) ? join(record[name]) : undefined;
 }

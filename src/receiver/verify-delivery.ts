@@ -5,11 +5,12 @@ import type { WebhookEvent } from '../events/types.js';
 import { type BodyInput, bodyBytes, notRawBody } from '../input/body.js';
 import {
   ASCII_DIGITS,
+  type DeliveryHeaderName,
+  deliveryHeader,
   type HeaderLookup,
   type HeadersInput,
   headerLookup,
   lowerCaseRecord,
-  recordHeader,
 } from '../input/headers.js';
 import { decodeUtf8 } from '../input/utf8.js';
 import { isThenable, type MaybePromise } from '../internal/maybe.js';
@@ -105,9 +106,9 @@ function checkSigned(
 function header(
   record: Readonly<Record<string, unknown>> | undefined,
   lookup: HeaderLookup | undefined,
-  name: string,
+  name: DeliveryHeaderName,
 ): string | undefined {
-  return record !== undefined ? recordHeader(record, name) : lookup!(name);
+  return record !== undefined ? deliveryHeader(record, name) : lookup!(name);
 }
 
 /** Check 5's verdict, then checks 6 and 7. Plain arguments: no object is made to carry them. */

@@ -105,6 +105,30 @@ describe('the reason given for each refusal (for onRejected and the logs)', () =
     expect(await reasonOf(signed({ event: 'test', timestamp: NOW, article: null, profile: null }))).toBe('accepted');
   });
 
+  it('reads no delivery header from a polluted Object.prototype, on lower-case header objects too', async () => {
+    const { headers, body } = signed();
+    const lower = Object.fromEntries(Object.entries(headers).map(([name, value]) => [name.toLowerCase(), value]));
+    const outcome = (input: { headers: unknown; body: unknown }) =>
+      receiver()
+        .verify(input as never)
+        .then(
+          (event) => `accepted as ${event.deliveryId}`,
+          (error: WebhookError) => `${error.code}: ${error.reason}`,
+        );
+    expect(await outcome({ headers: lower, body })).toBe('accepted as reasons');
+    for (const name of ['authorization', 'x-service-timestamp', 'x-service-signature', 'x-service-delivery-id']) {
+      const { [name]: value, ...rest } = lower;
+      const unpolluted = await outcome({ headers: rest, body });
+      Object.defineProperty(Object.prototype, name, { value, configurable: true, writable: true });
+      try {
+        expect(await outcome({ headers: rest, body }), name).toBe(unpolluted);
+        expect(await outcome({ headers: lower, body }), name).toBe('accepted as reasons');
+      } finally {
+        delete (Object.prototype as Record<string, unknown>)[name];
+      }
+    }
+  });
+
   it('treats an event named like an Object.prototype member as unknown, not as an article event', async () => {
     for (const event of ['toString', '__proto__', 'constructor', 'hasOwnProperty']) {
       const verified = await receiver().verify(signed({ event, timestamp: NOW }));

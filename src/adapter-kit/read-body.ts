@@ -250,7 +250,8 @@ class Chunks {
   }
 }
 
-function isEventStream(stream: BodyStream): stream is BodyStream & EventStream {
+/** True for a Node stream (or anything with its events), read through its events. */
+export function isEventStream(stream: object): stream is BodyStream & EventStream {
   const candidate = stream as Partial<EventStream>;
   return typeof candidate.on === 'function' && typeof candidate.removeListener === 'function';
 }

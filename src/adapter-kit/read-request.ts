@@ -7,7 +7,15 @@ import { admittedLookup } from '../receiver/admit.js';
 import type { Receiver } from '../receiver/create-receiver.js';
 import { decodeBase64 } from './base64.js';
 import { type AfterAnswer, type HttpAnswer, toHttp } from './http-answer.js';
-import { type ChunkListener, isFetchBody, readFetchBody, readStream } from './read-body.js';
+import {
+  type BodyStream,
+  type ChunkListener,
+  type FetchBody,
+  isEventStream,
+  isFetchBody,
+  readFetchBody,
+  readStream,
+} from './read-body.js';
 import type { AdapterRequest, AlreadyParsed, RequestBody } from './adapter-request.js';
 
 /** What reading a request's body came to: its bytes, or the answer to send without reading further. */
@@ -50,17 +58,27 @@ export function readRequest(read: ReadRequest): void {
 
 function readBody(read: ReadRequest, handed: RequestBody): void {
   let body = handed;
+  let events = false;
   try {
-    if (isFetchBody(body) && body.bodyUsed) body = FETCH_BODY_USED;
-    if (typeof body === 'object' && body !== null && 'alreadyParsed' in body) {
-      return void read.next({ answer: refuse(read, alreadyParsed(body)) });
+    // A Node stream, the common case on Node hosts, skips the checks for the other shapes: on
+    // Express, which swaps each request's prototype, every such read walks the whole chain.
+    events = typeof body === 'object' && body !== null && isEventStream(body);
+    if (!events) {
+      if (isFetchBody(body) && body.bodyUsed) body = FETCH_BODY_USED;
+      if (typeof body === 'object' && body !== null && 'alreadyParsed' in body) {
+        return void read.next({ answer: refuse(read, alreadyParsed(body)) });
+      }
+      if (typeof body === 'object' && body !== null && 'base64' in body) body = decodeBase64(body.base64);
     }
-    if (typeof body === 'object' && body !== null && 'base64' in body) body = decodeBase64(body.base64);
   } catch (error) {
     return void read.fail(error);
   }
-  if (typeof body === 'string' || body instanceof Uint8Array) return void deliver(read, body);
-  const stream = body;
+  if (!events && (typeof body === 'string' || body instanceof Uint8Array)) return void deliver(read, body);
+  readFrom(read, body as BodyStream | FetchBody);
+}
+
+/** Reads a body that is still a stream, or a Fetch request. */
+function readFrom(read: ReadRequest, stream: BodyStream | FetchBody): void {
   const failed = (cause: unknown): void => read.next(unreadable(read, stream, cause));
   try {
     const limit = read.receiver.maxBodyBytes;

@@ -116,3 +116,96 @@ describe('TenantKeeper under load', () => {
     }
   });
 });
+
+describe('TenantKeeper: answers, reports and the binding', () => {
+  it('binds a match to its tenant, domain lower-cased, and each token to its index', async () => {
+    const site: Tenant = {
+      id: 'site-b',
+      token: ['whk_b_new', 'whk_b_old'],
+      profileId: 'prof-b',
+      domain: 'B.Example.COM',
+    };
+    const { instance } = keeper({ tenants: () => site });
+    const match = await instance.match(bearer('whk_b_old'));
+    expect(match.index).toBe(1);
+    expect(match.tenant).toMatchObject({ ref: { id: 'site-b' }, profileId: 'prof-b', domain: 'b.example.com' });
+    expect(Object.isFrozen(match.tenant)).toBe(true);
+    expect(Object.isFrozen(match.tenant!.ref)).toBe(true);
+    // The hash that found it answers the head at once; the other token's hash is not cached yet.
+    expect(instance.matchNow(bearer('whk_b_old'))).toMatchObject({ index: 1, tenant: { ref: { id: 'site-b' } } });
+    expect(instance.matchNow(bearer('whk_b_new'))).toBeUndefined();
+    // Its other token, not presented, is still refused when wrong.
+    expect(await settle(instance.match(bearer('whk_b_other')))).toBe('invalid_token');
+  });
+
+  it('answers 503 for a failing resolver, reporting at most once a minute', async () => {
+    const { clock, instance, reported } = keeper({
+      tenants: () => {
+        throw new Error('db down');
+      },
+    });
+    const refusal = await Promise.resolve(instance.match(bearer('whk_a'))).then(
+      () => undefined,
+      (error: WebhookError) => error,
+    );
+    expect(refusal).toMatchObject({ code: 'token_unavailable', reason: 'the tenants resolver failed: Error: db down' });
+    expect(reported.map((error) => error.reason)).toEqual(['the tenants resolver failed: Error: db down']);
+    clock.now += 59_999;
+    await settle(instance.match(bearer('whk_b')));
+    expect(reported).toHaveLength(1);
+    clock.now += 1;
+    await settle(instance.match(bearer('whk_c')));
+    expect(reported).toHaveLength(2);
+  });
+
+  it('answers 503 for a plausible unknown token while a rotation window is armed, and leaves it to the body on the head', async () => {
+    const { clock, instance, tenants } = keeper({ rotating: true });
+    const until = new Date(clock.now + 3_600_000).toISOString();
+    const refusal = await Promise.resolve(instance.match(bearer('whk_new'))).then(
+      () => undefined,
+      (error: WebhookError) => error,
+    );
+    expect(refusal).toMatchObject({
+      code: 'token_rotating',
+      reason: `the Bearer token belongs to no tenant while a rotation window is armed until ${until}`,
+    });
+    // Now a known unknown: the head answers without a lookup, leaving a rotating token to the body.
+    expect(instance.matchNow(bearer('whk_new'))).toBeUndefined();
+    expect(tenants).toHaveBeenCalledTimes(1);
+    expect(await settle(instance.match(bearer('whk_\u00e9')))).toBe('invalid_token');
+    clock.now += 3_600_000;
+    expect(instance.rotatingUntil()).toBeUndefined();
+    expect(await settle(instance.match(bearer('whk_new')))).toBe('invalid_token');
+  });
+
+  it('refuses an uncached token on the head once the cap is spent, without a lookup', async () => {
+    const { tenants, instance } = keeper({ perSecond: 1 });
+    expect(instance.matchNow(bearer('whk_x'))).toBeUndefined();
+    await settle(instance.match(bearer('whk_x')));
+    expect(() => instance.matchNow(bearer('whk_y'))).toThrow();
+    expect(tenants).toHaveBeenCalledTimes(1);
+  });
+
+  it('tells its listener of a newly found tenant only while a rotation window is armed', async () => {
+    for (const rotating of [true, false]) {
+      const { instance } = keeper({ rotating });
+      let changes = 0;
+      instance.onChange(() => changes++);
+      await instance.match(bearer('whk_known_token'));
+      expect(changes).toBe(rotating ? 1 : 0);
+    }
+  });
+
+  it('finds a kept request by its hash, through the cache, and never an unknown one twice', async () => {
+    const { tenants, instance } = keeper();
+    expect(await instance.matchKept(sha256('whk_known_token'))).toMatchObject({
+      tenant: { ref: { id: 'site-known' } },
+    });
+    expect(await instance.matchKept(sha256('whk_known_token'))).toMatchObject({ index: 0 });
+    expect(tenants).toHaveBeenCalledTimes(1);
+    expect(await instance.matchKept(sha256('whk_unknown'))).toBeUndefined();
+    expect(await instance.matchKept(sha256('whk_unknown'))).toBeUndefined();
+    expect(tenants).toHaveBeenCalledTimes(2);
+    await expect(instance.refresh()).resolves.toBeUndefined();
+  });
+});

@@ -209,3 +209,60 @@ describe('TenantKeeper: answers, reports and the binding', () => {
     await expect(instance.refresh()).resolves.toBeUndefined();
   });
 });
+
+describe('TenantKeeper: one lookup at a time, and a failing resolver', () => {
+  it('looks a hash up once for requests that arrive together', async () => {
+    let calls = 0;
+    const { instance } = keeper({
+      tenants: async (hash) => {
+        calls++;
+        await new Promise((resolve) => setImmediate(resolve));
+        return hash === sha256('whk_known_token') ? known : undefined;
+      },
+    });
+    const all = await Promise.all([1, 2, 3].map(() => instance.match(bearer('whk_known_token'))));
+    expect(all.map((match) => match.index)).toEqual([0, 0, 0]);
+    expect(calls).toBe(1);
+  });
+
+  it("keeps the resolver's error as the refusal's cause", async () => {
+    const failure = new Error('db down');
+    const { instance, reported } = keeper({
+      tenants: () => {
+        throw failure;
+      },
+    });
+    const refusal = await Promise.resolve(instance.match(bearer('whk_a'))).then(
+      () => undefined,
+      (error: WebhookError) => error,
+    );
+    expect(refusal?.cause).toBe(failure);
+    expect(reported[0]!.cause).toBe(failure);
+  });
+
+  it('answers a known site from its last entry while the resolver fails, asking again a second later, keys reused', async () => {
+    let fail = false;
+    let calls = 0;
+    const { clock, instance } = keeper({
+      tenants: (hash) => {
+        calls++;
+        if (fail) throw new Error('db down');
+        return hash === sha256('whk_known_token') ? known : undefined;
+      },
+    });
+    const first = await instance.match(bearer('whk_known_token'));
+    fail = true;
+    clock.now += 60_000;
+    expect(await instance.match(bearer('whk_known_token'))).toBe(first);
+    expect(calls).toBe(2);
+    clock.now += 999;
+    expect(instance.matchNow(bearer('whk_known_token'))).toBe(first);
+    expect(calls).toBe(2);
+    clock.now += 1;
+    fail = false;
+    const again = await instance.match(bearer('whk_known_token'));
+    expect(calls).toBe(3);
+    // The same token keeps its prepared key across a refresh.
+    expect(again.key).toBe(first.key);
+  });
+});

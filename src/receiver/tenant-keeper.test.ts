@@ -266,3 +266,70 @@ describe('TenantKeeper: one lookup at a time, and a failing resolver', () => {
     expect(again.key).toBe(first.key);
   });
 });
+
+describe('TenantKeeper: kept requests and refreshed entries', () => {
+  const two: Tenant = { id: 'site-two', token: ['whk_two_new', 'whk_two_old'] };
+  const twoByHash = (hash: string) =>
+    hash === sha256('whk_two_new') || hash === sha256('whk_two_old') ? two : undefined;
+
+  it("matches a kept request to the token whose hash it stored, not the tenant's first", async () => {
+    const { instance } = keeper({ tenants: twoByHash });
+    expect(await instance.matchKept(sha256('whk_two_old'))).toMatchObject({ index: 1, key: { token: 'whk_two_old' } });
+  });
+
+  it("looks a kept request's stale tenant up again: a token removed since is not matched", async () => {
+    let removed = false;
+    const { clock, instance } = keeper({
+      tenants: (hash) => (removed ? { id: 'site-two', token: 'whk_two_new' } : twoByHash(hash)),
+    });
+    expect(await instance.matchKept(sha256('whk_two_old'))).toMatchObject({ index: 1 });
+    removed = true;
+    clock.now += 61_000;
+    expect(await instance.matchKept(sha256('whk_two_old'))).toBeUndefined();
+  });
+
+  it("refreshes a known site's tokens after expiry, outside the cap: a token removed since stops", async () => {
+    let tokens: string[] = ['whk_two_new', 'whk_two_old'];
+    const { clock, instance } = keeper({
+      perSecond: 1,
+      tenants: (hash) => (hash === sha256('whk_two_old') ? { id: 'site-two', token: tokens } : undefined),
+    });
+    expect(await instance.match(bearer('whk_two_old'))).toMatchObject({ index: 1 });
+    // The cap is spent by an unknown token; the refresh of a known site does not need it.
+    await settle(instance.match(bearer('whk_random')));
+    tokens = ['whk_two_new'];
+    clock.now += 60_000;
+    expect(await settle(instance.match(bearer('whk_two_old')))).toBe('invalid_token');
+  });
+
+  it('reuses the prepared key of a token that stays when an entry is refreshed', async () => {
+    const { clock, instance } = keeper({ tenants: twoByHash });
+    const first = await instance.match(bearer('whk_two_old'));
+    clock.now += 60_000;
+    const again = await instance.match(bearer('whk_two_old'));
+    expect(again).not.toBe(first);
+    expect(again.key).toBe(first.key);
+  });
+
+  it('finds a tenant during a rotation window without a change listener set', async () => {
+    const { instance } = keeper({ rotating: true });
+    expect(await instance.match(bearer('whk_known_token'))).toMatchObject({ index: 0 });
+  });
+});
+
+describe('TenantKeeper options', () => {
+  it('names the option in a bad rotatingUntil', () => {
+    expect(
+      () =>
+        new TenantKeeper({
+          tenants: () => undefined,
+          rotatingUntil: 'soon',
+          cacheMs: 60_000,
+          lookupsPerSecond: 10,
+          crypto: nodeCryptoProvider(),
+          now: Date.now,
+          onReadFailed: () => {},
+        }),
+    ).toThrow(/^createReceiver: rotatingUntil must be a Date/);
+  });
+});

@@ -208,3 +208,29 @@ describe('TokenKeeper with a token source', () => {
     expect(await instance.matchKept(sha256('whk_a'))).toBeUndefined();
   });
 });
+
+describe('TokenKeeper: what a read reports and announces', () => {
+  it("refuses a source's rotation window more than 24 h ahead, keeping the cause", async () => {
+    const { read } = source({ tokens: 'whk_a', rotatingUntil: T0 + 25 * 3_600_000 });
+    const { instance, reported } = keeper(read);
+    await instance.refresh();
+    expect(instance.current()).toBeUndefined();
+    expect(reported[0]!.reason).toContain("the token source's rotatingUntil is 25 h ahead");
+    expect(reported[0]!.cause).toBeInstanceOf(RangeError);
+  });
+
+  it('announces a list where one token of the same count changed', async () => {
+    const { state, read } = source(['whk_a', 'whk_b']);
+    const { instance } = keeper(read);
+    let changes = 0;
+    instance.onChange(() => changes++);
+    await instance.refresh();
+    state.answer = ['whk_a', 'whk_c'];
+    await instance.refresh();
+    expect(changes).toBe(2);
+  });
+
+  it('names the option in a bad rotatingUntil', () => {
+    expect(() => keeper('whk_a', { rotatingUntil: 'soon' })).toThrow(/^createReceiver: rotatingUntil must be a Date/);
+  });
+});

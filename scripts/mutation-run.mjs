@@ -112,7 +112,10 @@ function mergeInto(name, part) {
   }
   const measured = full.report.measured ?? {};
   measured.refreshed = [
-    ...(measured.refreshed ?? []).filter((r) => r.files.some((f) => !files.includes(f))),
+    // An earlier refresh keeps only the files not measured again now.
+    ...(measured.refreshed ?? [])
+      .map((r) => ({ ...r, files: r.files.filter((f) => !files.includes(f)) }))
+      .filter((r) => r.files.length > 0),
     {
       files,
       commit,

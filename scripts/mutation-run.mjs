@@ -6,11 +6,14 @@
 //   node scripts/mutation-run.mjs security-core      # CI: then mutation-summary.mjs --check
 //   node scripts/mutation-run.mjs dedup-receiver
 //   node scripts/mutation-run.mjs security-core --mutate src/crypto/hex.ts   # part of a scope
+//   node scripts/mutation-run.mjs security-core --refresh src/crypto/hex.ts
+//       # those whole files from scratch again, their results put into the scope's last full
+//       # report (after tests were added: a test added elsewhere only kills more, never fewer)
 //
 // STRYKER_CONCURRENCY sets the test runners (2 by default, for a 2-core machine).
 
 import { spawnSync } from 'node:child_process';
-import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -22,7 +25,12 @@ if (!scope || !SCOPES[scope]) {
   console.error(`usage: node scripts/mutation-run.mjs <${Object.keys(SCOPES).join('|')}> [--mutate a.ts,b.ts]`);
   process.exit(2);
 }
-const only = rest[0] === '--mutate' ? rest[1]?.split(',') : undefined;
+const only = rest[0] === '--mutate' || rest[0] === '--refresh' ? rest[1]?.split(',') : undefined;
+const refresh = rest[0] === '--refresh';
+if (refresh && (!only?.length || only.some((file) => !existsSync(join(root, file))))) {
+  console.error('--refresh takes whole files of the scope, comma-separated: src/a.ts,src/b.ts');
+  process.exit(2);
+}
 // --rerun-timeouts: only the second step, over the scope's existing report (a first run cut short).
 const rerunOnly = rest[0] === '--rerun-timeouts';
 const mutate = only ?? SCOPES[scope].mutate;
@@ -33,7 +41,7 @@ const changed = git('status', '--porcelain', '--', 'src', 'test').split('\n').fi
 const started = Date.now();
 const loadAtStart = loadavg()[0];
 
-const first = rerunOnly ? read(scope) : stryker(scope, mutate);
+const first = rerunOnly ? read(scope) : stryker(refresh ? `${scope}-refresh` : scope, mutate);
 const timeouts = first.mutants.filter(({ mutant }) => mutant.status === 'Timeout');
 let rerun = [];
 if (timeouts.length > 0) {
@@ -50,6 +58,11 @@ if (timeouts.length > 0) {
   });
   rmSync(join(root, `reports/mutation/${scope}-timeouts.json`), { force: true });
   rmSync(join(root, `reports/mutation/${scope}-timeouts.html`), { force: true });
+}
+
+if (refresh) {
+  mergeInto(scope, first);
+  process.exit(0);
 }
 
 first.report.measured = rerunOnly
@@ -77,6 +90,49 @@ console.log(
   `\n${scope}: measured on ${commit.slice(0, 7)}${changed.length ? ' with uncommitted changes' : ''} in ${first.report.measured.minutes} min` +
     (rerun.length ? `; timeouts run again: ${rerun.map((r) => r.status).join(', ')}` : ''),
 );
+
+/**
+ * Puts a --refresh run's files into the scope's last full report and records which files were
+ * measured again, on which commit (mutation-summary.mjs lists them and checks those files
+ * against that commit).
+ */
+function mergeInto(name, part) {
+  const full = read(name);
+  if (full.report.measured?.partial) {
+    console.error(`reports/mutation/${name}.json covers part of the scope only: run the whole scope first`);
+    process.exit(1);
+  }
+  const files = Object.keys(part.report.files);
+  for (const file of files) {
+    if (!full.report.files[file]) {
+      console.error(`${file} is not in the scope's last report: run the whole scope`);
+      process.exit(1);
+    }
+    full.report.files[file] = part.report.files[file];
+  }
+  const measured = full.report.measured ?? {};
+  measured.refreshed = [
+    // An earlier refresh keeps only the files not measured again now.
+    ...(measured.refreshed ?? [])
+      .map((r) => ({ ...r, files: r.files.filter((f) => !files.includes(f)) }))
+      .filter((r) => r.files.length > 0),
+    {
+      files,
+      commit,
+      uncommitted: changed,
+      date: new Date(started).toISOString(),
+      minutes: Math.round((Date.now() - started) / 6000) / 10,
+      concurrency: Number(process.env.STRYKER_CONCURRENCY ?? 2),
+      load: [loadAtStart, loadavg()[0]].map((l) => Math.round(l * 10) / 10),
+      timeoutsRerun: rerun,
+    },
+  ];
+  full.report.measured = measured;
+  writeFileSync(full.path, JSON.stringify(full.report));
+  rmSync(part.path, { force: true });
+  rmSync(part.path.replace(/\.json$/, '.html'), { force: true });
+  console.log(`\n${name}: ${files.length} file(s) measured again on ${commit.slice(0, 7)} and put into its report`);
+}
 
 /** Runs Stryker fresh over `patterns` into reports/mutation/<name>.json and reads the report. */
 function stryker(name, patterns) {

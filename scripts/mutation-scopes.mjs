@@ -1,14 +1,38 @@
 // The scopes of the mutation run: what each mutates and the score it must keep. Read by
 // scripts/mutation-run.mjs (what to run) and scripts/mutation-summary.mjs (what to check).
 
-/** The receiver's files that authenticate a delivery: the token, admission and verification. */
-const RECEIVER_CORE = ['token', 'admit', 'admission', 'verify-delivery'].map((name) => `src/receiver/${name}.ts`);
+/**
+ * The receiver's files that decide who is authenticated: the token, admission and verification,
+ * where tokens come from (a fixed list, a token source, the rotation window), and tenant mode's
+ * matcher (the hash cache a removed token must leave, the lookup cap, the profile binding).
+ */
+const RECEIVER_CORE = [
+  'token',
+  'admit',
+  'admission',
+  'verify-delivery',
+  'token-keeper',
+  'token-source',
+  'token-matcher',
+  'tenant-binding',
+  'tenant-keeper',
+  'tenant-cache',
+  'lookup-budget',
+].map((name) => `src/receiver/${name}.ts`);
 
 export const SCOPES = {
   /** What an attacker's request meets first; CI runs it on every build and fails under `minimum`. */
   'security-core': {
     title: 'Security core',
-    mutate: ['src/crypto/**/*.ts', 'src/input/**/*.ts', 'src/events/**/*.ts', ...RECEIVER_CORE, '!src/**/*.test.ts'],
+    mutate: [
+      'src/crypto/**/*.ts',
+      'src/input/**/*.ts',
+      'src/events/**/*.ts',
+      ...RECEIVER_CORE,
+      // Tenant mode's namespacing of dedup keys: one site's ids must never reach another's.
+      'src/dedup/tenant-scope.ts',
+      '!src/**/*.test.ts',
+    ],
     minimum: 90,
   },
   /** The rest of the receiver and the dedup stores: run by hand (about half an hour on 2 cores). */
@@ -18,6 +42,7 @@ export const SCOPES = {
       'src/dedup/**/*.ts',
       'src/receiver/**/*.ts',
       ...RECEIVER_CORE.map((file) => `!${file}`),
+      '!src/dedup/tenant-scope.ts',
       '!src/**/*.test.ts',
     ],
     minimum: 90,

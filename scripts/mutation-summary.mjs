@@ -104,8 +104,8 @@ function reasonFor(file, mutator, replacement, lineText) {
 }
 
 function check(args) {
-  // --score-only (CI): fail under the minimum score; list unexplained survivors without failing,
-  // since a change to a mutated file can add survivors nobody has judged yet.
+  // --score-only: fail under the minimum score only and list unexplained survivors without
+  // failing (a local look at a scope under work); CI checks without it.
   const scoreOnly = args.includes('--score-only');
   const scopes = args.filter((arg) => !arg.startsWith('--'));
   let failed = 0;
@@ -163,9 +163,9 @@ function render() {
     'scope from scratch (StrykerJS, vitest runner, `perTest` coverage, `ignoreStatic`,',
     '`vitest.mutation.config.ts`), runs its timeouts once more on their own, and records the commit',
     'it measured; then `node scripts/mutation-summary.mjs --write` writes this file. CI runs the',
-    'security core on every build and fails under its minimum (`--check security-core --score-only`);',
-    'it lists a survivor without a reason but does not fail on it, since a change to a mutated file',
-    'can add survivors nobody has judged yet. `--check` without `--score-only` fails on those too.',
+    'security core on every build (`--check security-core`) and fails under its minimum or on a',
+    'survivor without a reason: a change to a mutated file that adds a survivor needs a test that',
+    'kills it or a reason in scripts/mutation-reasons.json. (`--score-only` fails on the score alone.)',
     '',
     '"Killed" counts timeouts that timed out again when run on their own (a mutant that makes a loop',
     'endless is detected). "Covered" is every mutant at least one test reaches; the score is killed /',
@@ -197,7 +197,7 @@ function render() {
 
 function renderScope(m) {
   const info = m.info ?? {};
-  const since = info.commit ? changedSince(info.commit, m.byFile) : [];
+  const since = info.commit ? changedSince(info.commit, [...m.byFile.keys()], info.refreshed ?? []) : [];
   const lines = [
     `## ${m.title} (\`${m.scope}\`)`,
     '',
@@ -219,6 +219,14 @@ function renderScope(m) {
         : m.timeouts
           ? `**${m.timeouts} timeout(s) not run again**: counted as killed, as StrykerJS counts them.`
           : 'no timeouts.'),
+    ...latestRefreshes(info.refreshed ?? []).map(
+      (r) =>
+        `- **Measured again from scratch** (after tests were added; their results replace the run's): ` +
+        `${r.files.map((f) => `\`${f}\``).join(', ')} on \`${r.commit.slice(0, 10)}\`` +
+        `${r.uncommitted?.length ? ' with uncommitted changes' : ''}, ${r.date.slice(0, 16).replace('T', ' ')} UTC, ` +
+        `${r.minutes} min at concurrency ${r.concurrency} (load average ${r.load.join(' at the start, ')} at the end)` +
+        `${r.timeoutsRerun?.length ? `; timeouts run again: ${tally(r.timeoutsRerun.map((t) => t.status))}` : ''}.`,
+    ),
     `- **Changed since, in the mutated files**: ${since.length ? since.map((f) => `\`${f}\``).join(', ') : 'none'} (when this file was written).`,
     `- **Score**: ${m.total.killed} of ${m.total.covered} covered mutants killed (**${percent(m.total)}**; minimum ${m.minimum} %), ` +
       `${m.total.noCoverage} not covered.`,
@@ -241,15 +249,31 @@ function renderScope(m) {
   return lines;
 }
 
-/** Mutated files whose content differs between the measured commit and the working tree. */
-function changedSince(commit, byFile) {
-  const result = spawnSync('git', ['diff', '--name-only', commit, '--', ...byFile.keys()], {
-    cwd: root,
-    encoding: 'utf8',
-  });
-  return result.status === 0
-    ? result.stdout.split('\n').filter(Boolean)
-    : ['(the measured commit is not in this clone)'];
+/** Each --refresh with only the files no later one measured again; those left with none dropped. */
+function latestRefreshes(refreshed) {
+  return refreshed
+    .map((r, i) => ({
+      ...r,
+      files: r.files.filter((f) => !refreshed.slice(i + 1).some((later) => later.files.includes(f))),
+    }))
+    .filter((r) => r.files.length > 0);
+}
+
+/**
+ * Mutated files whose content differs between the commit they were measured on (the run's, or
+ * a later --refresh's) and the working tree.
+ */
+function changedSince(commit, files, refreshed) {
+  const measuredOn = new Map(files.map((file) => [file, commit]));
+  for (const r of refreshed) for (const file of r.files) measuredOn.set(file, r.commit);
+  const changed = [];
+  for (const at of new Set(measuredOn.values())) {
+    const mine = files.filter((file) => measuredOn.get(file) === at);
+    const result = spawnSync('git', ['diff', '--name-only', at, '--', ...mine], { cwd: root, encoding: 'utf8' });
+    if (result.status !== 0) return ['(the measured commit is not in this clone)'];
+    changed.push(...result.stdout.split('\n').filter(Boolean));
+  }
+  return changed.sort();
 }
 
 /** `Killed ×3, Timeout ×2` */

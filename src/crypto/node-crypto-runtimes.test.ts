@@ -1,5 +1,6 @@
 import { createHmac, type timingSafeEqual } from 'node:crypto';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import type { HexComparing } from './hex.js';
 import type { CryptoProvider } from './provider.js';
 
 // node:crypto as other runtimes have it, forced under Node by making loadBuiltin hand over an
@@ -57,6 +58,12 @@ describe.each([
       expect(verifier.verify(prefix, body, wrong)).toBe(false);
       expect(verifier.verify(prefix, body, expected.subarray(0, 31))).toBe(false);
     }
+  });
+
+  it('has no hex fast path: verifyHex answers undefined, so the caller decodes and calls verify', async () => {
+    const verifier = (await providerWith(crypto)).hmacSha256(secret) as HexComparing;
+    const text = `sha256=${Buffer.from(sign(small)).toString('hex')}`;
+    expect(verifier.verifyHex?.(prefix, small, text, 7)).toBeUndefined();
   });
 
   it('streams a body to the same verdict', async () => {

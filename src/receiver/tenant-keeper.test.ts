@@ -116,3 +116,220 @@ describe('TenantKeeper under load', () => {
     }
   });
 });
+
+describe('TenantKeeper: answers, reports and the binding', () => {
+  it('binds a match to its tenant, domain lower-cased, and each token to its index', async () => {
+    const site: Tenant = {
+      id: 'site-b',
+      token: ['whk_b_new', 'whk_b_old'],
+      profileId: 'prof-b',
+      domain: 'B.Example.COM',
+    };
+    const { instance } = keeper({ tenants: () => site });
+    const match = await instance.match(bearer('whk_b_old'));
+    expect(match.index).toBe(1);
+    expect(match.tenant).toMatchObject({ ref: { id: 'site-b' }, profileId: 'prof-b', domain: 'b.example.com' });
+    expect(Object.isFrozen(match.tenant)).toBe(true);
+    expect(Object.isFrozen(match.tenant!.ref)).toBe(true);
+    // The hash that found it answers the head at once; the other token's hash is not cached yet.
+    expect(instance.matchNow(bearer('whk_b_old'))).toMatchObject({ index: 1, tenant: { ref: { id: 'site-b' } } });
+    expect(instance.matchNow(bearer('whk_b_new'))).toBeUndefined();
+    // Its other token, not presented, is still refused when wrong.
+    expect(await settle(instance.match(bearer('whk_b_other')))).toBe('invalid_token');
+  });
+
+  it('answers 503 for a failing resolver, reporting at most once a minute', async () => {
+    const { clock, instance, reported } = keeper({
+      tenants: () => {
+        throw new Error('db down');
+      },
+    });
+    const refusal = await Promise.resolve(instance.match(bearer('whk_a'))).then(
+      () => undefined,
+      (error: WebhookError) => error,
+    );
+    expect(refusal).toMatchObject({ code: 'token_unavailable', reason: 'the tenants resolver failed: Error: db down' });
+    expect(reported.map((error) => error.reason)).toEqual(['the tenants resolver failed: Error: db down']);
+    clock.now += 59_999;
+    await settle(instance.match(bearer('whk_b')));
+    expect(reported).toHaveLength(1);
+    clock.now += 1;
+    await settle(instance.match(bearer('whk_c')));
+    expect(reported).toHaveLength(2);
+  });
+
+  it('answers 503 for a plausible unknown token while a rotation window is armed, and leaves it to the body on the head', async () => {
+    const { clock, instance, tenants } = keeper({ rotating: true });
+    const until = new Date(clock.now + 3_600_000).toISOString();
+    const refusal = await Promise.resolve(instance.match(bearer('whk_new'))).then(
+      () => undefined,
+      (error: WebhookError) => error,
+    );
+    expect(refusal).toMatchObject({
+      code: 'token_rotating',
+      reason: `the Bearer token belongs to no tenant while a rotation window is armed until ${until}`,
+    });
+    // Now a known unknown: the head answers without a lookup, leaving a rotating token to the body.
+    expect(instance.matchNow(bearer('whk_new'))).toBeUndefined();
+    expect(tenants).toHaveBeenCalledTimes(1);
+    expect(await settle(instance.match(bearer('whk_\u00e9')))).toBe('invalid_token');
+    clock.now += 3_600_000;
+    expect(instance.rotatingUntil()).toBeUndefined();
+    expect(await settle(instance.match(bearer('whk_new')))).toBe('invalid_token');
+  });
+
+  it('refuses an uncached token on the head once the cap is spent, without a lookup', async () => {
+    const { tenants, instance } = keeper({ perSecond: 1 });
+    expect(instance.matchNow(bearer('whk_x'))).toBeUndefined();
+    await settle(instance.match(bearer('whk_x')));
+    expect(() => instance.matchNow(bearer('whk_y'))).toThrow();
+    expect(tenants).toHaveBeenCalledTimes(1);
+  });
+
+  it('tells its listener of a newly found tenant only while a rotation window is armed', async () => {
+    for (const rotating of [true, false]) {
+      const { instance } = keeper({ rotating });
+      let changes = 0;
+      instance.onChange(() => changes++);
+      await instance.match(bearer('whk_known_token'));
+      expect(changes).toBe(rotating ? 1 : 0);
+    }
+  });
+
+  it('finds a kept request by its hash, through the cache, and never an unknown one twice', async () => {
+    const { tenants, instance } = keeper();
+    expect(await instance.matchKept(sha256('whk_known_token'))).toMatchObject({
+      tenant: { ref: { id: 'site-known' } },
+    });
+    expect(await instance.matchKept(sha256('whk_known_token'))).toMatchObject({ index: 0 });
+    expect(tenants).toHaveBeenCalledTimes(1);
+    expect(await instance.matchKept(sha256('whk_unknown'))).toBeUndefined();
+    expect(await instance.matchKept(sha256('whk_unknown'))).toBeUndefined();
+    expect(tenants).toHaveBeenCalledTimes(2);
+    await expect(instance.refresh()).resolves.toBeUndefined();
+  });
+});
+
+describe('TenantKeeper: one lookup at a time, and a failing resolver', () => {
+  it('looks a hash up once for requests that arrive together', async () => {
+    let calls = 0;
+    const { instance } = keeper({
+      tenants: async (hash) => {
+        calls++;
+        await new Promise((resolve) => setImmediate(resolve));
+        return hash === sha256('whk_known_token') ? known : undefined;
+      },
+    });
+    const all = await Promise.all([1, 2, 3].map(() => instance.match(bearer('whk_known_token'))));
+    expect(all.map((match) => match.index)).toEqual([0, 0, 0]);
+    expect(calls).toBe(1);
+  });
+
+  it("keeps the resolver's error as the refusal's cause", async () => {
+    const failure = new Error('db down');
+    const { instance, reported } = keeper({
+      tenants: () => {
+        throw failure;
+      },
+    });
+    const refusal = await Promise.resolve(instance.match(bearer('whk_a'))).then(
+      () => undefined,
+      (error: WebhookError) => error,
+    );
+    expect(refusal?.cause).toBe(failure);
+    expect(reported[0]!.cause).toBe(failure);
+  });
+
+  it('answers a known site from its last entry while the resolver fails, asking again a second later, keys reused', async () => {
+    let fail = false;
+    let calls = 0;
+    const { clock, instance } = keeper({
+      tenants: (hash) => {
+        calls++;
+        if (fail) throw new Error('db down');
+        return hash === sha256('whk_known_token') ? known : undefined;
+      },
+    });
+    const first = await instance.match(bearer('whk_known_token'));
+    fail = true;
+    clock.now += 60_000;
+    expect(await instance.match(bearer('whk_known_token'))).toBe(first);
+    expect(calls).toBe(2);
+    clock.now += 999;
+    expect(instance.matchNow(bearer('whk_known_token'))).toBe(first);
+    expect(calls).toBe(2);
+    clock.now += 1;
+    fail = false;
+    const again = await instance.match(bearer('whk_known_token'));
+    expect(calls).toBe(3);
+    // The same token keeps its prepared key across a refresh.
+    expect(again.key).toBe(first.key);
+  });
+});
+
+describe('TenantKeeper: kept requests and refreshed entries', () => {
+  const two: Tenant = { id: 'site-two', token: ['whk_two_new', 'whk_two_old'] };
+  const twoByHash = (hash: string) =>
+    hash === sha256('whk_two_new') || hash === sha256('whk_two_old') ? two : undefined;
+
+  it("matches a kept request to the token whose hash it stored, not the tenant's first", async () => {
+    const { instance } = keeper({ tenants: twoByHash });
+    expect(await instance.matchKept(sha256('whk_two_old'))).toMatchObject({ index: 1, key: { token: 'whk_two_old' } });
+  });
+
+  it("looks a kept request's stale tenant up again: a token removed since is not matched", async () => {
+    let removed = false;
+    const { clock, instance } = keeper({
+      tenants: (hash) => (removed ? { id: 'site-two', token: 'whk_two_new' } : twoByHash(hash)),
+    });
+    expect(await instance.matchKept(sha256('whk_two_old'))).toMatchObject({ index: 1 });
+    removed = true;
+    clock.now += 61_000;
+    expect(await instance.matchKept(sha256('whk_two_old'))).toBeUndefined();
+  });
+
+  it("refreshes a known site's tokens after expiry, outside the cap: a token removed since stops", async () => {
+    let tokens: string[] = ['whk_two_new', 'whk_two_old'];
+    const { clock, instance } = keeper({
+      perSecond: 1,
+      tenants: (hash) => (hash === sha256('whk_two_old') ? { id: 'site-two', token: tokens } : undefined),
+    });
+    expect(await instance.match(bearer('whk_two_old'))).toMatchObject({ index: 1 });
+    tokens = ['whk_two_new'];
+    clock.now += 60_000;
+    // The cap is spent by an unknown token; the refresh of a known site does not need it.
+    expect(await settle(instance.match(bearer('whk_random')))).toBe('invalid_token');
+    expect(await settle(instance.match(bearer('whk_two_old')))).toBe('invalid_token');
+  });
+
+  it('reuses the prepared key of a token that stays when an entry is refreshed', async () => {
+    const { clock, instance } = keeper({ tenants: twoByHash });
+    const first = await instance.match(bearer('whk_two_old'));
+    clock.now += 60_000;
+    const again = await instance.match(bearer('whk_two_old'));
+    expect(again).not.toBe(first);
+    expect(again.key).toBe(first.key);
+  });
+
+  it('finds a tenant during a rotation window without a change listener set', async () => {
+    const { instance } = keeper({ rotating: true });
+    expect(await instance.match(bearer('whk_known_token'))).toMatchObject({ index: 0 });
+  });
+});
+
+describe('TenantKeeper options', () => {
+  it('names the option in a bad rotatingUntil', () => {
+    expect(
+      () =>
+        new TenantKeeper({
+          tenants: () => undefined,
+          rotatingUntil: 'soon',
+          cacheMs: 60_000,
+          lookupsPerSecond: 10,
+          crypto: nodeCryptoProvider(),
+          now: Date.now,
+          onReadFailed: () => {},
+        }),
+    ).toThrow(/^createReceiver: rotatingUntil must be a Date/);
+  });
+});

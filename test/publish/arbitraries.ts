@@ -12,6 +12,16 @@ export function runs(full: number): number {
   return Math.max(1, Math.round(full * scale));
 }
 
+/**
+ * The parameters of one property: its runs scaled by PROPERTY_BUDGET and, when FC_SEED is set
+ * (the mutation run sets it), that seed, so a run decides each mutant as the last one did and
+ * a CI failure reproduces locally.
+ */
+export function budget(full: number): { numRuns: number; seed?: number } {
+  const seed = process.env.FC_SEED;
+  return seed === undefined || seed === '' ? { numRuns: runs(full) } : { numRuns: runs(full), seed: Number(seed) };
+}
+
 export const STATUSES = ['draft', 'review', 'approved', 'published', 'archived', 'legal-hold'] as const;
 
 /** A date field: absent, empty, unparseable, or a few hours either side of NOW (NOW itself included). */

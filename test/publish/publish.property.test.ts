@@ -19,7 +19,7 @@ import {
   sameContent,
   slugRedirects,
 } from 'webhook-cms-receiver/publish';
-import { dateField, delivery, NOW, runs, status, syncArticle } from './arbitraries.js';
+import { dateField, delivery, NOW, budget, status, syncArticle } from './arbitraries.js';
 import { unsafeParts } from './unsafe-html.js';
 
 const HOUR = 3_600_000;
@@ -43,7 +43,7 @@ describe('isPublic over status × dates × now', () => {
           expect(isPublic(article, { now: due.getTime() - 1 })).toBe(false);
         } else expect(expected).toBe(article.status === 'published' && valid);
       }),
-      { numRuns: runs(3000) },
+      budget(3000),
     );
   });
 });
@@ -75,7 +75,7 @@ describe('classifyChange over pairs of versions', () => {
         }
         if (next.type === 'article.sync') expect(classifyChange(next, next, { now: at }).kind).toBe('unchanged');
       }),
-      { numRuns: runs(3000) },
+      budget(3000),
     );
   });
 });
@@ -111,7 +111,7 @@ describe('slug history over delivery sequences', () => {
         for (const s of SLUGS) expect(lookupSlug(copy, s)).toEqual(lookupSlug(history, s));
         expect(Object.keys(Object.prototype)).toEqual([]);
       }),
-      { numRuns: runs(3000) },
+      budget(3000),
     );
   });
 
@@ -131,7 +131,7 @@ describe('slug history over delivery sequences', () => {
           expect(lookupSlug(history, s)).toEqual({ kind: 'current', id: newest.id });
         }
       }),
-      { numRuns: runs(3000) },
+      budget(3000),
     );
   });
 
@@ -152,7 +152,7 @@ describe('slug history over delivery sequences', () => {
           if (!deliveries.some((d) => d.article.slug === s)) expect(got).toEqual({ status: 404 });
         }
       }),
-      { numRuns: runs(2000) },
+      budget(2000),
     );
   });
 
@@ -186,7 +186,7 @@ describe('slug history over delivery sequences', () => {
           }
         }
       }),
-      { numRuns: runs(3000) },
+      budget(3000),
     );
   });
 });
@@ -213,7 +213,7 @@ describe('lastmod over edit sequences', () => {
           [version, stamp] = [next, after];
         }
       }),
-      { numRuns: runs(1500) },
+      budget(1500),
     );
   });
 });
@@ -275,7 +275,7 @@ describe('sanitizeHtml over generated markup', () => {
         expect(unsafeParts(clean)).toEqual([]);
         expect(sanitize(clean)).toBe(clean);
       }),
-      { numRuns: runs(3000) },
+      budget(3000),
     );
   });
 });

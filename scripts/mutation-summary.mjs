@@ -180,8 +180,14 @@ function render() {
   ];
   for (const m of measured) out.push(...renderScope(m));
   const missing = Object.keys(SCOPES).filter((scope) => !measured.some((m) => m.scope === scope));
+  const previous = existsSync(join(root, 'MUTATION.md')) ? readFileSync(join(root, 'MUTATION.md'), 'utf8') : '';
   for (const scope of missing) {
     const { title, mutate, minimum } = SCOPES[scope];
+    const kept = keptSection(previous, scope);
+    if (kept) {
+      out.push(kept[0], '', keptNote(scope), '', ...kept.slice(1).filter((line) => line !== keptNote(scope)));
+      continue;
+    }
     out.push(
       `## ${title} (\`${scope}\`)`,
       '',
@@ -303,4 +309,28 @@ function table(title, rows) {
     ([name, c]) => `| \`${name}\` | ${c.killed} | ${c.covered} | ${percent(c)} | ${c.noCoverage} | ${c.survived} |`,
   );
   return `${head}\n${body.join('\n')}\n`;
+}
+
+/** Says a section was written from an earlier report: reports are not committed, the file is. */
+function keptNote(scope) {
+  return (
+    `*Kept as written from this scope's last report, which is not on this machine (reports are not committed); ` +
+    `its commit and "changed since" are as they were then. \`node scripts/mutation-run.mjs ${scope}\` measures it again.*`
+  );
+}
+
+/**
+ * A measured scope's section of the MUTATION.md being replaced, its lines without the blank
+ * line after the heading, or undefined when it has none or only says it was not measured.
+ */
+function keptSection(text, scope) {
+  const lines = text.split('\n');
+  const start = lines.findIndex((line) => line.startsWith('## ') && line.endsWith(`(\`${scope}\`)`));
+  if (start < 0) return undefined;
+  let end = lines.findIndex((line, i) => i > start && line.startsWith('## '));
+  if (end < 0) end = lines.length;
+  const section = lines.slice(start, end);
+  if (!section.some((line) => line.startsWith('- **Commit measured**'))) return undefined;
+  while (section.length > 1 && section.at(-1) === '') section.pop();
+  return [section[0], ...section.slice(1).filter((line, i) => i > 0 || line !== ''), ''];
 }

@@ -185,7 +185,7 @@ function render() {
     const { title, mutate, minimum } = SCOPES[scope];
     const kept = keptSection(previous, scope);
     if (kept) {
-      out.push(kept[0], '', keptNote(scope), '', ...kept.slice(1).filter((line) => line !== keptNote(scope)));
+      out.push(kept[0], '', keptNote(scope), '', ...kept.slice(1));
       continue;
     }
     out.push(
@@ -331,6 +331,9 @@ function keptSection(text, scope) {
   if (end < 0) end = lines.length;
   const section = lines.slice(start, end);
   if (!section.some((line) => line.startsWith('- **Commit measured**'))) return undefined;
-  while (section.length > 1 && section.at(-1) === '') section.pop();
-  return [section[0], ...section.slice(1).filter((line, i) => i > 0 || line !== ''), ''];
+  // The heading, then the body without the note a kept section already carries.
+  const body = section.slice(1).filter((line) => line !== keptNote(scope));
+  while (body[0] === '') body.shift();
+  while (body.at(-1) === '') body.pop();
+  return [section[0], ...body, ''];
 }

@@ -1,7 +1,15 @@
 import { createHmac, hash, randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { nodeCryptoProvider } from './node-crypto.js';
-import { type OneShotHash, TWO_PASS_MAX_BODY_BYTES, TwoPassHmac, usableOneShotHash } from './two-pass-hmac.js';
+import {
+  latin1Writer,
+  type OneShotHash,
+  TWO_PASS_MAX_BODY_BYTES,
+  TwoPassHmac,
+  usableOneShotHash,
+  writeDigest,
+  writeLatin1,
+} from './two-pass-hmac.js';
 
 const oneShot = hash as unknown as OneShotHash;
 /** Hex of a digest: node:crypto's bytes, or the latin1 string (a byte per character) TwoPassHmac gives. */
@@ -232,5 +240,50 @@ describe('the node:crypto provider with the two-pass HMAC', () => {
     const verifier = provider.hmacSha256('clé-🔑');
     expect(verifier.verify('1.', body, reference(Buffer.from('clé-🔑'), '1.', body))).toBe(true);
     expect(verifier.verify('1.', body, reference('cle-🔑', '1.', body))).toBe(false);
+  });
+});
+
+describe('the inner digest writer: native latin1 where it answers right, else the loop', () => {
+  const native = Buffer.prototype.latin1Write;
+
+  it('writes with node:buffer on Node, and the bytes are the latin1 text', () => {
+    expect(writeDigest).not.toBe(writeLatin1);
+    for (const writer of [writeDigest, writeLatin1]) {
+      const out = new Uint8Array(6);
+      writer(out, 1, '\u00ff\u0000\u0080a');
+      expect([...out]).toEqual([0, 0xff, 0, 0x80, 0x61, 0]);
+    }
+  });
+
+  it.each([
+    ['no module', undefined],
+    ['no Buffer', {}],
+    ['no prototype', { Buffer: {} }],
+    ['no writer', { Buffer: { prototype: {} } }],
+    ['a writer that is not a function', { Buffer: { prototype: { latin1Write: 'latin1Write' } } }],
+    ['a writer that writes nothing', { Buffer: { prototype: { latin1Write: () => 0 } } }],
+    ['a writer that writes UTF-8', { Buffer: { prototype: { latin1Write: Buffer.prototype.utf8Write as unknown } } }],
+    [
+      'a writer that throws on a plain Uint8Array',
+      {
+        Buffer: {
+          prototype: {
+            latin1Write() {
+              throw new TypeError('argument must be a buffer');
+            },
+          },
+        },
+      },
+    ],
+  ])('falls back to the loop with %s', (_name, module) => {
+    expect(latin1Writer(module as Parameters<typeof latin1Writer>[0])).toBe(writeLatin1);
+  });
+
+  it('uses a writer that gives the known answer, at the offset it is given', () => {
+    const writer = latin1Writer({ Buffer: { prototype: { latin1Write: native } } });
+    expect(writer).not.toBe(writeLatin1);
+    const out = new Uint8Array(4);
+    writer(out, 2, '\u00fe\u0001');
+    expect([...out]).toEqual([0, 0, 0xfe, 1]);
   });
 });

@@ -109,20 +109,21 @@ export class TwoPassHmac {
 }
 
 /** Writes a latin1 digest string into `bytes` at `offset`, one byte per character. */
-function writeLatin1(bytes: Uint8Array, offset: number, text: string): void {
+export function writeLatin1(bytes: Uint8Array, offset: number, text: string): void {
   for (let i = 0; i < text.length; i++) bytes[offset + i] = text.charCodeAt(i);
 }
 
 type Latin1Write = (this: Uint8Array, text: string, offset: number) => number;
+type BufferModule = { Buffer?: { prototype?: { latin1Write?: unknown } } } | undefined;
 
 /**
  * node:buffer's native latin1 writer where it gives the known answer on a plain Uint8Array,
  * else {@link writeLatin1}: for the 32-character inner digest the native call costs about 290
- * fewer instructions per delivery than the JavaScript loop (counted: BENCHMARKS.md).
+ * fewer instructions per delivery than the JavaScript loop (counted: BENCHMARKS.md). Takes the
+ * module, so a test can hand it one without the writer, or with a broken one.
  */
-function latin1Writer(): (bytes: Uint8Array, offset: number, text: string) => void {
-  const write = loadBuiltin<{ Buffer?: { prototype?: { latin1Write?: unknown } } }>('node:buffer')?.Buffer?.prototype
-    ?.latin1Write;
+export function latin1Writer(buffer: BufferModule): (bytes: Uint8Array, offset: number, text: string) => void {
+  const write = buffer?.Buffer?.prototype?.latin1Write;
   if (typeof write !== 'function') return writeLatin1;
   const native = write as Latin1Write;
   try {
@@ -135,7 +136,8 @@ function latin1Writer(): (bytes: Uint8Array, offset: number, text: string) => vo
   return (bytes, offset, text) => void native.call(bytes, text, offset);
 }
 
-const writeDigest = latin1Writer();
+/** How the inner digest is written on this runtime (exported for the test that checks which). */
+export const writeDigest = latin1Writer(loadBuiltin<BufferModule>('node:buffer'));
 
 /**
  * A latin1 digest string against expected bytes, in time that depends only on their lengths:

@@ -1,5 +1,11 @@
-import { describe, expect, it } from 'vitest';
-import { isPlainObject, profileMismatch, syncArticleMismatch, trashArticleMismatch } from './envelope-schema.js';
+import { describe, expect, it, vi } from 'vitest';
+import {
+  envelopeOwnTest,
+  isPlainObject,
+  profileMismatch,
+  syncArticleMismatch,
+  trashArticleMismatch,
+} from './envelope-schema.js';
 
 type Check = (value: unknown) => string | undefined;
 
@@ -118,5 +124,31 @@ describe('a polluted Object.prototype', () => {
 
   it('an object without a prototype is read as it is', () => {
     for (const [, check, valid] of cases) expect(check(Object.assign(Object.create(null), valid()))).toBeUndefined();
+  });
+});
+
+describe('own fields: one prototype check per object, Object.hasOwn only where the prototype is odd', () => {
+  /** The checks over objects of one kind, and how often they called Object.hasOwn. */
+  function hasOwnCalls(make: <T extends object>(fields: T) => T): number {
+    const spy = vi.spyOn(Object, 'hasOwn');
+    try {
+      expect(syncArticleMismatch(make(syncArticle()))).toBeUndefined();
+      expect(trashArticleMismatch(make(trashArticle()))).toBeUndefined();
+      expect(profileMismatch(make(profile()))).toBeUndefined();
+      const envelope = make({ event: 'test', timestamp: '2026-11-26T00:00:00Z' });
+      expect(envelopeOwnTest(envelope)(envelope, 'event')).toBe(true);
+      return spy.mock.calls.length;
+    } finally {
+      spy.mockRestore();
+    }
+  }
+
+  it('reads a JSON object (Object.prototype) and a null-prototype object without Object.hasOwn', () => {
+    expect(hasOwnCalls((fields) => JSON.parse(JSON.stringify(fields)))).toBe(0);
+    expect(hasOwnCalls((fields) => Object.assign(Object.create(null), fields))).toBe(0);
+  });
+
+  it('keeps Object.hasOwn for an object whose prototype is not Object.prototype', () => {
+    expect(hasOwnCalls((fields) => Object.assign(Object.create({}), fields))).toBeGreaterThan(0);
   });
 });

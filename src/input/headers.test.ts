@@ -52,6 +52,17 @@ describe('lowerCaseRecord: which header objects are read as they are', () => {
     expect(lowerCaseRecord(lower)).toBe(lower);
   });
 
+  it('sends a record with a get method, or any prototype but Object.prototype, to the lookup', () => {
+    // A plain object with `get` is read through it by headerLookup, as a Headers is.
+    const withGet = {
+      get: (name: string) => (name === 'authorization' ? 'Bearer from-get' : null),
+      authorization: 'x',
+    };
+    expect(lowerCaseRecord(withGet)).toBeUndefined();
+    expect(headerLookup(withGet)('authorization')).toBe('Bearer from-get');
+    expect(lowerCaseRecord(Object.assign(Object.create({}), { authorization: 'Bearer a' }))).toBeUndefined();
+  });
+
   it('answers for each object on its own when objects with the same first names alternate', () => {
     const lower = { authorization: 'Bearer a', 'x-service-timestamp': '1', 'x-service-signature': 's' };
     const shorter = { authorization: 'Bearer a', 'x-service-timestamp': '1' };

@@ -1,9 +1,10 @@
-import { keyTokenSha256Hex, tokenSha256Hex } from '../crypto/token-sha256.js';
+import { tokenSha256Hex } from '../crypto/token-sha256.js';
 import { WebhookError } from '../errors/webhook-error.js';
 import type { WebhookEvent } from '../events/types.js';
 import { describeThrown } from '../internal/describe.js';
 import { andThen, type MaybePromise } from '../internal/maybe.js';
 import { LookupBudget } from './lookup-budget.js';
+import { matchKeptIn } from './fixed-tokens.js';
 import { checkTenant } from './tenant-binding.js';
 import { HashCache, type TenantEntry } from './tenant-cache.js';
 import { type CheckedTenant, readTenant } from './tenant-shape.js';
@@ -89,10 +90,7 @@ export class TenantKeeper implements TokenMatcher {
       if (this.cache.isUnknown(tokenSha256, this.options.now()) || !this.budget.left()) return undefined;
       entry = await this.lookup(tokenSha256).catch(() => undefined);
     }
-    for (const match of entry?.matches ?? []) {
-      if ((await keyTokenSha256Hex(match.key)) === tokenSha256) return match;
-    }
-    return undefined;
+    return matchKeptIn(entry?.matches ?? [], tokenSha256);
   }
 
   rotatingUntil(): number | undefined {

@@ -4,6 +4,7 @@ import type { PostgresClientLike } from './database.js';
 import { databaseOf } from './database-of.js';
 import { postgresKeptRequests } from './kept-store.js';
 import { plainStore } from './plain-store.js';
+import { sweeper } from './sweeper.js';
 import { createTables, tablesFor } from './table-sql.js';
 import { transactFor } from './transact.js';
 
@@ -47,7 +48,7 @@ export interface PostgresDedupStoreOptions {
  * (INSERT … ON CONFLICT) with a lease renewed while the handler runs; `complete` records the
  * delivery unless another request took it over; `release` frees it after a failure. Two
  * statements per delivery. Leases and retention run on the database's clock (`now()`), never
- * the hosts'. Expired rows are swept a few at a time by the claims: no cron job.
+ * the hosts'. Expired rows are deleted by the claims, a batch every few claims: no cron job.
  *
  * **Transactional mode** (`transactional: true`): exactly-once effects for work done in this
  * database. The handler runs inside the transaction that holds the delivery's row; a handler
@@ -100,7 +101,14 @@ export function postgresDedupStore(db: PostgresClientLike, options: PostgresDedu
   const createTable = booleanOption(options.createTable, true, `${label}: createTable`);
   const transactional = booleanOption(options.transactional, false, `${label}: transactional`);
   const ready = createTable ? onFirstUse(() => createTables(database, tables)) : () => ALREADY;
-  const settings = { db: database, tables, leaseMs, retentionMs, ready };
+  const settings = {
+    db: database,
+    tables,
+    leaseMs,
+    retentionMs,
+    ready,
+    sweeper: sweeper({ db: database, tables, ready }),
+  };
   const plain = { ...plainStore(settings), kept: postgresKeptRequests(database, tables, createTable) };
   return transactional ? { ...plain, transact: transactFor(settings) } : plain;
 }

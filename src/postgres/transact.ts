@@ -21,7 +21,7 @@ class Settled {
  * and a killed process's connection closes, which rolls back too.
  */
 export function transactFor(settings: StoreSettings) {
-  const { db, tables, leaseMs, retentionMs, ready } = settings;
+  const { db, tables, leaseMs, retentionMs, ready, sweeper } = settings;
   const sql = transactionStatements(tables);
   const wait = `${IN_FLIGHT_WAIT_MS}ms`;
 
@@ -69,6 +69,10 @@ export function transactFor(settings: StoreSettings) {
     // Ids as the tables hold them: any string works, and two never share a row.
     const claim = await storedClaim(given);
     const lease = globalThis.crypto.randomUUID();
+    // Before the transaction, not in it: its deletes would stay locked until the handler's
+    // commit, and a single connection (a pg Client, PGlite) cannot run it beside the
+    // transaction. A failing sweep fails this delivery (503) with nothing claimed.
+    await sweeper.due();
     try {
       return await db.transaction(async (query, tx): Promise<TransactOutcome> => {
         const outcome = await claimIn(query, claim, lease);

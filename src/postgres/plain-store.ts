@@ -18,7 +18,7 @@ export function plainStore(settings: StoreSettings): DedupStore {
   const run = async (step: string, text: string, params: readonly unknown[]): Promise<Row[]> => {
     await ready();
     try {
-      return await db.query(text, params);
+      return await db.query(text, params, true);
     } catch (error) {
       throw explainPostgresError(error, tables, step);
     }

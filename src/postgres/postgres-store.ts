@@ -36,6 +36,19 @@ export interface PostgresDedupStoreOptions {
    * migration creates them (`postgresDedupTableSql()`) and the database user may not run DDL.
    */
   createTable?: boolean;
+  /**
+   * `pg` only: sends the store's statements (claim, renew, complete, release, the sweep) as
+   * named prepared statements, which Postgres parses and plans once per connection instead of
+   * on every delivery: about half of Postgres's CPU per delivery at load (see BENCHMARKS.md).
+   * Default false, because it needs what `pg` itself needs for names: a pool whose `query`
+   * takes `pg`'s `{ name, text, values }` config (a `pg` Pool or Client does), and sessions
+   * that keep what was prepared on them: a direct connection, or PgBouncer in session mode, or
+   * in transaction mode from 1.21 with `max_prepared_statements` above 0. Behind an older
+   * PgBouncer in transaction mode, statements fail with "prepared statement … does not exist".
+   * The `postgres` client prepares on its own (unless created with `prepare: false`) and
+   * PGlite runs in-process: for them this option changes nothing.
+   */
+  preparedStatements?: boolean;
 }
 
 /**
@@ -94,7 +107,8 @@ export interface PostgresDedupStoreOptions {
  */
 export function postgresDedupStore(db: PostgresClientLike, options: PostgresDedupStoreOptions = {}): DedupStore {
   const label = 'postgresDedupStore';
-  const database = databaseOf(db, label);
+  const prepare = booleanOption(options.preparedStatements, false, `${label}: preparedStatements`);
+  const database = databaseOf(db, label, { prepare });
   const tables = tablesFor(options.table, label);
   const leaseMs = positiveOption(options.leaseMs, DEFAULT_LEASE_MS, `${label}: leaseMs`);
   const retentionMs = positiveOption(options.retentionMs, DEFAULT_RETENTION_MS, `${label}: retentionMs`);

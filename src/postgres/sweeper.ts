@@ -67,7 +67,7 @@ async function sweep(db: Database, tables: Tables, statement: string, ready: () 
     return; // The claim waits for the same tables and fails with their error: reported once, there.
   }
   try {
-    await db.query(statement, []);
+    await db.query(statement, [], true);
   } catch (error) {
     const explained = explainPostgresError(error, tables, 'sweep expired rows');
     if (explained !== error) throw explained;

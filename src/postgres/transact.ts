@@ -29,16 +29,12 @@ export function transactFor(settings: StoreSettings) {
     let rows: Row[];
     try {
       rows = order
-        ? await query(sql.claimOrdered, [
-            deliveryId,
-            lease,
-            leaseMs,
-            wait,
-            order.articleId,
-            order.timestamp,
-            retentionMs,
-          ])
-        : await query(sql.claim, [deliveryId, lease, leaseMs, wait]);
+        ? await query(
+            sql.claimOrdered,
+            [deliveryId, lease, leaseMs, wait, order.articleId, order.timestamp, retentionMs],
+            true,
+          )
+        : await query(sql.claim, [deliveryId, lease, leaseMs, wait], true);
     } catch (error) {
       if (isLockConflict(error)) throw new Settled({ state: 'in-progress' });
       throw explainPostgresError(error, tables, 'claim a delivery');
@@ -51,8 +47,8 @@ export function transactFor(settings: StoreSettings) {
     let rows: Row[];
     try {
       rows = order
-        ? await query(sql.recordOrdered, [deliveryId, lease, json, retentionMs, order.articleId, order.timestamp])
-        : await query(sql.record, [deliveryId, lease, json, retentionMs]);
+        ? await query(sql.recordOrdered, [deliveryId, lease, json, retentionMs, order.articleId, order.timestamp], true)
+        : await query(sql.record, [deliveryId, lease, json, retentionMs], true);
     } catch (error) {
       throw explainPostgresError(error, tables, 'record a delivery');
     }

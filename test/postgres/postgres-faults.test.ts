@@ -38,6 +38,20 @@ async function bare(name: ServerClientName): Promise<{ client: PostgresClientLik
   return { client, close: () => client.end().catch(() => {}) };
 }
 
+/** Plain and transactional; with the `pg` clients, also with `preparedStatements: true`. */
+const modes = (name: ServerClientName): [boolean, boolean][] =>
+  name === 'postgres'
+    ? [
+        [false, false],
+        [true, false],
+      ]
+    : [
+        [false, false],
+        [true, false],
+        [false, true],
+        [true, true],
+      ];
+
 describeWithServer('store faults: the database drops the store’s connection (contract v3)', () => {
   watchForCrashes();
   let admin: pg.Client;
@@ -60,15 +74,15 @@ describeWithServer('store faults: the database drops the store’s connection (c
 
   const names: ServerClientName[] = ['pg Pool', 'pg Client', 'postgres'];
   for (const name of names) {
-    for (const transactional of [false, true]) {
-      const mode = transactional ? 'transactional' : 'plain';
+    for (const [transactional, preparedStatements] of modes(name)) {
+      const mode = `${transactional ? 'transactional' : 'plain'}${preparedStatements ? ', preparedStatements' : ''}`;
       it(`${name}, ${mode}: a backend terminated mid-claim → 503, the host lives, the retry runs once`, async () => {
         const { table } = await newTables();
         const opened = [await bare(name)];
         const receiverOn = (client: PostgresClientLike) =>
           createReceiver({
             token: FAULT_TOKEN,
-            dedup: postgresDedupStore(client, { table, transactional }),
+            dedup: postgresDedupStore(client, { table, transactional, preparedStatements }),
             onError: () => {},
           });
         let runs = 0;
@@ -109,17 +123,19 @@ describeWithServer('store faults: the database drops the store’s connection (c
     // postgres.js 3.4 itself throws from a timer when a statement is sent on a transaction whose
     // connection closed, so only the pg clients are asked to query after the kill.
     const after = name === 'postgres' ? [false] : [false, true];
-    for (const queriesAfter of after) {
+    const prepared = name === 'postgres' ? [false] : [false, true];
+    for (const [queriesAfter, preparedStatements] of after.flatMap((q) => prepared.map((p) => [q, p] as const))) {
+      const mode = `transactional${preparedStatements ? ', preparedStatements' : ''}`;
       const title = queriesAfter
-        ? `${name}, transactional: the handler queries its tx after the backend was terminated → 5xx, nothing recorded, the retry runs once`
-        : `${name}, transactional: the backend terminated while the handler runs → 503, nothing recorded, the retry runs once`;
+        ? `${name}, ${mode}: the handler queries its tx after the backend was terminated → 5xx, nothing recorded, the retry runs once`
+        : `${name}, ${mode}: the backend terminated while the handler runs → 503, nothing recorded, the retry runs once`;
       it(title, async () => {
         const { table, effects } = await newTables();
         const opened = [await bare(name)];
         const receiverOn = (client: PostgresClientLike) =>
           createReceiver({
             token: FAULT_TOKEN,
-            dedup: postgresDedupStore(client, { table, transactional: true }),
+            dedup: postgresDedupStore(client, { table, transactional: true, preparedStatements }),
             onError: () => {},
           });
         const entered = gate();

@@ -11,9 +11,12 @@ export interface PgOptions {
   prepare: boolean;
 }
 
-const pgQuery = (client: PgClientLike, { prepare }: PgOptions): Query => {
+/** The store's options, with the names its statements got so far (one map per store). */
+type Sending = PgOptions & { names: Map<string, string> };
+const sending = (options: PgOptions): Sending => ({ ...options, names: new Map() });
+
+const pgQuery = (client: PgClientLike, { prepare, names }: Sending): Query => {
   if (!prepare) return async (text, params) => (await client.query(text, params as unknown[])).rows;
-  const names = new Map<string, string>();
   const named = client.query as unknown as NamedQuery;
   return async (text, params, prepared) => {
     if (!prepared) return (await client.query(text, params as unknown[])).rows;
@@ -29,7 +32,7 @@ const pgQuery = (client: PgClientLike, { prepare }: PgOptions): Query => {
  */
 async function inPgTransaction<T>(
   client: PgClientLike,
-  options: PgOptions,
+  options: Sending,
   work: (query: Query, tx: unknown) => Promise<T>,
   lost: (error: unknown) => void = () => {},
 ): Promise<T> {
@@ -56,7 +59,8 @@ async function inPgTransaction<T>(
  * listens for a dropped connection itself; a transaction checks a client out, and the store
  * listens on it until it goes back (see `connectionGuard`).
  */
-export function pgPool(pool: PgPoolLike, options: PgOptions): Database {
+export function pgPool(pool: PgPoolLike, given: PgOptions): Database {
+  const options = sending(given);
   return {
     kind: 'pg-pool',
     query: pgQuery(pool, options),
@@ -82,7 +86,8 @@ export function pgPool(pool: PgPoolLike, options: PgOptions): Database {
 }
 
 /** One `pg` Client (or a client checked out of a Pool by the user), shared by every delivery. */
-export function pgClient(client: PgClientLike, options: PgOptions): Database {
+export function pgClient(client: PgClientLike, given: PgOptions): Database {
+  const options = sending(given);
   // One connection holds one transaction at a time: a second BEGIN on it would merge two
   // deliveries into one transaction, so everything the store sends on it goes in turn.
   let turn: Promise<unknown> = Promise.resolve();

@@ -4,7 +4,6 @@
 // { port, routes } and serves until killed. Every handler is a no-op, so a route's time is the
 // adapter, the receiver and its store.
 
-import { createHash } from 'node:crypto';
 import { createServer } from 'node:http';
 import { createReceiver } from 'webhook-cms-receiver';
 import { webhookHandler } from 'webhook-cms-receiver/node';
@@ -13,27 +12,6 @@ import { TOKEN } from '../lib/deliveries.mjs';
 const handlers = { 'article.sync': () => {} };
 const stamp = Date.now();
 const prefix = (name) => `bench:${stamp}:${name}:`;
-
-/**
- * The pool, with every query sent as a named prepared statement (its name a hash of its text):
- * Postgres parses and plans each statement once per connection instead of on every delivery.
- * What the store would gain from naming its statements; not what it does (see BENCHMARKS.md).
- */
-function namedStatements(pool) {
-  const names = new Map();
-  const nameOf = (text) => {
-    let name = names.get(text);
-    if (!name) names.set(text, (name = `wcr_${createHash('sha1').update(text).digest('hex').slice(0, 24)}`));
-    return name;
-  };
-  return new Proxy(pool, {
-    get(target, property) {
-      if (property === 'query') return (text, values) => target.query({ name: nameOf(text), text, values });
-      const value = Reflect.get(target, property);
-      return typeof value === 'function' ? value.bind(target) : value;
-    },
-  });
-}
 
 /** name → DedupStore (or false): the dedup-off baseline first, then each store whose server exists. */
 async function storesOf({ redisUrl, clusterNodes, postgresUrl }) {
@@ -68,8 +46,8 @@ async function storesOf({ redisUrl, clusterNodes, postgresUrl }) {
     pool.on('error', () => {});
     stores.push(['Postgres plain (pg Pool of 10)', postgresDedupStore(pool, { table: `bench_conc_${stamp}` })]);
     stores.push([
-      'Postgres plain, statements named (bench wrapper)',
-      postgresDedupStore(namedStatements(pool), { table: `bench_named_${stamp}` }),
+      'Postgres plain, preparedStatements (pg Pool of 10)',
+      postgresDedupStore(pool, { table: `bench_prep_${stamp}`, preparedStatements: true }),
     ]);
   }
   return stores;

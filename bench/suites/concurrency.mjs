@@ -27,14 +27,15 @@ const accepts = (status, text) => status === 200 && text === OK;
 const TARGETS = [
   [/^Redis \(/, 0.6],
   [/^Redis Cluster/, 0.6],
-  // The named-statements row is a bench wrapper measuring a possible fix, not the store: no target.
+  // The default store; `preparedStatements: true` is an opt-in (it needs real sessions): no target.
   [/^Postgres plain \(/, 0.4],
 ];
 
-async function startServices() {
+async function startServices(wanted) {
   const skipped = [];
   const stops = [];
   const take = async (name, start) => {
+    if (!wanted.includes(name)) return undefined;
     const service = await start().catch((error) => ({ missing: error.message }));
     if (service.missing) skipped.push([name, service.missing]);
     else stops.push(service.stop);
@@ -71,16 +72,22 @@ async function cell({ port, serverPid, storePids }, path, concurrency, count) {
   return { ...result, cpu: { server, store, client } };
 }
 
+const SERVICES = ['Redis', 'Redis Cluster', 'Postgres'];
+
 /**
- * @param {{ rounds: number, perCell: number }} options `perCell` requests per store, concurrency and round
+ * `services` and `only` narrow a run to some stores (one store's work, without the others'
+ * servers idling beside it): which servers to start, and which routes to measure besides
+ * dedup off, the baseline, which always runs.
+ * @param {{ rounds: number, perCell: number, services?: string[], only?: RegExp }} options `perCell` requests per store, concurrency and round
  * @returns {Promise<{ rows: object[], skipped: [string, string][], rounds: number, perCell: number, pinned: boolean }>}
  */
-export async function concurrencySuite({ rounds, perCell }) {
-  const { services, pids, skipped, stop } = await startServices();
+export async function concurrencySuite({ rounds, perCell, services: wanted = SERVICES, only }) {
+  const { services, pids, skipped, stop } = await startServices(wanted);
   const { child, pinned, release } = forkPinned(new URL('./concurrency-server.mjs', import.meta.url), 0);
   try {
     child.send(services);
-    const [{ port, routes }] = await once(child, 'message');
+    const [{ port, routes: all }] = await once(child, 'message');
+    const routes = all.filter(({ name }, index) => index === 0 || !only || only.test(name));
     const target = { port, serverPid: child.pid, storePids: pids };
     // Warm-up: compiles every path, creates the table, loads the scripts, fills the pools.
     for (const { path } of routes) await cell(target, path, 16, Math.max(200, perCell / 4));

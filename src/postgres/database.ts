@@ -1,8 +1,12 @@
 /** A row as the clients return it: column name to value. */
 export type Row = Record<string, unknown>;
 
-/** Runs one parameterised statement and gives its rows. */
-export type Query = (text: string, params: readonly unknown[]) => Promise<Row[]>;
+/**
+ * Runs one parameterised statement and gives its rows. `prepared` marks one of the store's
+ * own statements of a delivery, which a `pg` client of a store with `preparedStatements: true`
+ * sends as a named prepared statement; every other client, and every other statement, ignores it.
+ */
+export type Query = (text: string, params: readonly unknown[], prepared?: boolean) => Promise<Row[]>;
 
 /**
  * The one shape the store needs, whichever client it was given. `transaction` runs `work`

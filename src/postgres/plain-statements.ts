@@ -1,5 +1,5 @@
 import { claimRows } from './claim-rows.js';
-import { ms, STALE_JSONB, sweeps, claimedCte, WHILE_HELD_OR_FREE } from './sql-parts.js';
+import { claimedCte, claimUpsert, ms, STALE_JSONB, WHILE_HELD_OR_FREE } from './sql-parts.js';
 import type { Tables } from './table-sql.js';
 
 /**
@@ -33,7 +33,7 @@ export interface PlainStatements {
 export function plainStatements(t: Tables): PlainStatements {
   const D = t.deliveries;
   const A = t.articles;
-  const claimUpsert = (source: string) => claimedCte(D, source);
+  const claimed = (source: string) => claimedCte(D, source);
   // May this delivery run for the article now: not older than the mark (an equal timestamp
   // runs), and no live delivery holds the article. An expired mark counts as none.
   const enters = `(a.expires_at <= now() OR a.newest IS NULL OR $6::float8 >= a.newest)
@@ -48,9 +48,9 @@ export function plainStatements(t: Tables): PlainStatements {
   RETURNING 1 AS held`;
 
   return {
-    claim: `WITH ${claimUpsert(`VALUES ($1::text, $2::text, NULL::jsonb, now() + ${ms('$3')})`)},
-${sweeps(t, '$1')}
-SELECT 'claimed' AS source, lease, answer FROM claimed`,
+    // One upsert, no CTE: Postgres parses and plans it on every call (the clients send it
+    // unnamed), and this is the statement of every delivery.
+    claim: claimUpsert(D, `VALUES ($1::text, $2::text, NULL::jsonb, now() + ${ms('$3')})`, `'claimed' AS source, `),
 
     // The snapshot's `known` row lets a duplicate of a live delivery skip the article (so it
     // neither waits on nor holds it); the article's upsert decides under its row lock; the
@@ -67,11 +67,10 @@ SELECT 'claimed' AS source, lease, answer FROM claimed`,
     expires_at = CASE WHEN a.expires_at <= now() THEN excluded.expires_at
       WHEN ${enters} THEN greatest(a.expires_at, excluded.expires_at) ELSE a.expires_at END
   RETURNING a.newest, a.holder = $2::text AS entered
-), ${claimUpsert(`SELECT $1::text, $2::text, CASE WHEN stale THEN ${STALE_JSONB} END,
+), ${claimed(`SELECT $1::text, $2::text, CASE WHEN stale THEN ${STALE_JSONB} END,
     now() + ${ms('CASE WHEN stale THEN $4::float8 ELSE $3::float8 END')}
   FROM (SELECT newest IS NOT NULL AND $6::float8 < newest AS stale, entered FROM article) AS decided
-  WHERE stale OR entered`)},
-${sweeps(t, '$1', '$5')}
+  WHERE stale OR entered`)}
 ${claimRows()}`,
 
     renew: renewDelivery(`VALUES ($1::text, $2::text, NULL::jsonb, now() + ${ms('$3')})`),

@@ -1,4 +1,4 @@
-import type { DedupClaim, DedupStore } from 'webhook-cms-receiver';
+import type { ClaimOutcome, DedupClaim, DedupStore } from 'webhook-cms-receiver';
 import { decideClaim } from './claim-rows.js';
 import type { Row } from './database.js';
 import { plainStatements } from './plain-statements.js';
@@ -13,15 +13,23 @@ import type { StoreSettings } from './store-settings.js';
  * Ids are written as `storedId` gives them, so any string works and two never share a row.
  */
 export function plainStore(settings: StoreSettings): DedupStore {
-  const { db, tables, leaseMs, retentionMs, ready } = settings;
+  const { db, tables, leaseMs, retentionMs, ready, sweeper } = settings;
   const sql = plainStatements(tables);
   const run = async (step: string, text: string, params: readonly unknown[]): Promise<Row[]> => {
     await ready();
     try {
-      return await db.query(text, params);
+      return await db.query(text, params, true);
     } catch (error) {
       throw explainPostgresError(error, tables, step);
     }
+  };
+
+  let sweepError: unknown;
+  const withSweepError = (outcome: ClaimOutcome): ClaimOutcome => {
+    if (outcome.state !== 'claimed' || sweepError === undefined) return outcome;
+    const warning = sweepError as Error;
+    sweepError = undefined;
+    return { ...outcome, warning };
   };
 
   return {
@@ -31,6 +39,11 @@ export function plainStore(settings: StoreSettings): DedupStore {
       const { deliveryId, order } = await storedClaim(claim);
       // Random, so two processes can never hold the same lease.
       const lease = globalThis.crypto.randomUUID();
+      // The sweep runs beside the claim (on a pool, on another connection) and never fails
+      // the delivery: its error reaches onError with this claim, or the next one that claims.
+      const sweeping = sweeper.due()?.catch((error: unknown) => {
+        sweepError = error;
+      });
       const rows = order
         ? await run('claim', sql.claimOrdered, [
             deliveryId,
@@ -43,7 +56,8 @@ export function plainStore(settings: StoreSettings): DedupStore {
         : await run('claim', sql.claim, [deliveryId, lease, leaseMs]);
       const { outcome, strayArticleHold } = decideClaim(rows, lease);
       if (strayArticleHold && order) await run('claim', sql.releaseArticle, [order.articleId, lease]);
-      return outcome;
+      await sweeping;
+      return withSweepError(outcome);
     },
     async renew(claim, lease) {
       const { deliveryId, order } = await storedClaim(claim);

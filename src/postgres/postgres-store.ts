@@ -4,6 +4,7 @@ import type { PostgresClientLike } from './database.js';
 import { databaseOf } from './database-of.js';
 import { postgresKeptRequests } from './kept-store.js';
 import { plainStore } from './plain-store.js';
+import { sweeper } from './sweeper.js';
 import { createTables, tablesFor } from './table-sql.js';
 import { transactFor } from './transact.js';
 
@@ -35,6 +36,19 @@ export interface PostgresDedupStoreOptions {
    * migration creates them (`postgresDedupTableSql()`) and the database user may not run DDL.
    */
   createTable?: boolean;
+  /**
+   * `pg` only: sends the store's statements (claim, renew, complete, release, the sweep) as
+   * named prepared statements, which Postgres parses and plans once per connection instead of
+   * on every delivery: about half of Postgres's CPU per delivery at load (see BENCHMARKS.md).
+   * Default false, because it needs what `pg` itself needs for names: a pool whose `query`
+   * takes `pg`'s `{ name, text, values }` config (a `pg` Pool or Client does), and sessions
+   * that keep what was prepared on them: a direct connection, or PgBouncer in session mode, or
+   * in transaction mode from 1.21 with `max_prepared_statements` above 0. Behind an older
+   * PgBouncer in transaction mode, statements fail with "prepared statement … does not exist".
+   * The `postgres` client prepares on its own (unless created with `prepare: false`) and
+   * PGlite runs in-process: for them this option changes nothing.
+   */
+  preparedStatements?: boolean;
 }
 
 /**
@@ -47,7 +61,7 @@ export interface PostgresDedupStoreOptions {
  * (INSERT … ON CONFLICT) with a lease renewed while the handler runs; `complete` records the
  * delivery unless another request took it over; `release` frees it after a failure. Two
  * statements per delivery. Leases and retention run on the database's clock (`now()`), never
- * the hosts'. Expired rows are swept a few at a time by the claims: no cron job.
+ * the hosts'. Expired rows are deleted by the claims, a batch every few claims: no cron job.
  *
  * **Transactional mode** (`transactional: true`): exactly-once effects for work done in this
  * database. The handler runs inside the transaction that holds the delivery's row; a handler
@@ -93,14 +107,22 @@ export interface PostgresDedupStoreOptions {
  */
 export function postgresDedupStore(db: PostgresClientLike, options: PostgresDedupStoreOptions = {}): DedupStore {
   const label = 'postgresDedupStore';
-  const database = databaseOf(db, label);
+  const prepare = booleanOption(options.preparedStatements, false, `${label}: preparedStatements`);
+  const database = databaseOf(db, label, { prepare });
   const tables = tablesFor(options.table, label);
   const leaseMs = positiveOption(options.leaseMs, DEFAULT_LEASE_MS, `${label}: leaseMs`);
   const retentionMs = positiveOption(options.retentionMs, DEFAULT_RETENTION_MS, `${label}: retentionMs`);
   const createTable = booleanOption(options.createTable, true, `${label}: createTable`);
   const transactional = booleanOption(options.transactional, false, `${label}: transactional`);
   const ready = createTable ? onFirstUse(() => createTables(database, tables)) : () => ALREADY;
-  const settings = { db: database, tables, leaseMs, retentionMs, ready };
+  const settings = {
+    db: database,
+    tables,
+    leaseMs,
+    retentionMs,
+    ready,
+    sweeper: sweeper({ db: database, tables, ready }),
+  };
   const plain = { ...plainStore(settings), kept: postgresKeptRequests(database, tables, createTable) };
   return transactional ? { ...plain, transact: transactFor(settings) } : plain;
 }

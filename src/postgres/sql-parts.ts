@@ -1,5 +1,4 @@
 import { STALE_ANSWER } from 'webhook-cms-receiver';
-import type { Tables } from './table-sql.js';
 
 /**
  * Pieces the statements share. Every time is `now()`, the database's clock: the hosts'
@@ -24,39 +23,21 @@ const TAKE_OVER_EXPIRED = `ON CONFLICT (id) DO UPDATE SET
     expires_at = CASE WHEN d.expires_at <= now() THEN excluded.expires_at ELSE d.expires_at END`;
 
 /**
- * The `claimed` CTE of both modes: inserts the delivery's row from `source` (id, lease, answer,
- * expiry) or takes over an expired one, and returns the row as it stands.
+ * The claim's upsert: inserts the delivery's row from `source` (id, lease, answer, expiry) or
+ * takes over an expired one, and returns the row as it stands (`lease`, `answer` as text).
  */
-export const claimedCte = (deliveries: string, source: string): string => `claimed AS (
-  INSERT INTO ${deliveries} AS d (id, lease, answer, expires_at)
+export const claimUpsert = (deliveries: string, source: string, extra = ''): string =>
+  `INSERT INTO ${deliveries} AS d (id, lease, answer, expires_at)
   ${source}
   ${TAKE_OVER_EXPIRED}
-  RETURNING d.lease, d.answer::text AS answer
+  RETURNING ${extra}d.lease, d.answer::text AS answer`;
+
+/** {@link claimUpsert} as the `claimed` CTE, for the claim statements that do more than the upsert. */
+export const claimedCte = (deliveries: string, source: string): string => `claimed AS (
+  ${claimUpsert(deliveries, source)}
 )`;
 
 /** The conflict clause for renew and complete: write only while this lease holds the row, or nobody does. */
 export const WHILE_HELD_OR_FREE = `ON CONFLICT (id) DO UPDATE SET
     lease = excluded.lease, answer = excluded.answer, expires_at = excluded.expires_at
   WHERE (d.lease = excluded.lease AND d.answer IS NULL) OR d.expires_at <= now()`;
-
-// Rows each claim deletes past their expiry: more than the one row a delivery adds, so the
-// table never grows past what the retention keeps. SKIP LOCKED: a sweep never waits.
-const SWEEP_ROWS = 8;
-
-/**
- * CTEs that delete a few expired rows, never the claim's own (`$id`), which its upsert takes
- * over instead. Placed last and read by nobody, they run after the main query's upserts.
- */
-export function sweeps(tables: Tables, id: string, articleId?: string): string {
-  const deliveries = `swept AS (
-  DELETE FROM ${tables.deliveries} WHERE id IN (
-    SELECT id FROM ${tables.deliveries} WHERE expires_at <= now() AND id <> ${id}::text
-    ORDER BY expires_at LIMIT ${SWEEP_ROWS} FOR UPDATE SKIP LOCKED))`;
-  if (articleId === undefined) return deliveries;
-  return `${deliveries}, swept_articles AS (
-  DELETE FROM ${tables.articles} WHERE article_id IN (
-    SELECT article_id FROM ${tables.articles}
-    WHERE expires_at <= now() AND (holder_expires_at IS NULL OR holder_expires_at <= now())
-      AND article_id <> ${articleId}::text
-    ORDER BY expires_at LIMIT ${SWEEP_ROWS} FOR UPDATE SKIP LOCKED))`;
-}

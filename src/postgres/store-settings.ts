@@ -1,4 +1,5 @@
 import type { Database } from './database.js';
+import type { Sweeper } from './sweeper.js';
 import type { Tables } from './table-sql.js';
 
 /** What both modes are built from, once per store. */
@@ -9,4 +10,6 @@ export interface StoreSettings {
   retentionMs: number;
   /** Resolves once the tables exist (created on first use unless `createTable: false`). */
   ready: () => Promise<void>;
+  /** Deletes expired rows every few claims (the store's claims share its count). */
+  sweeper: Sweeper;
 }

@@ -75,8 +75,8 @@ export interface PostgresDedupTableSqlOptions {
  * - `<table>_articles`: with `ordering: true`, per article the newest envelope timestamp
  *   applied (`newest`, trash included) and the delivery running for it (`holder`).
  *
- * Every time in them is the database's own clock (`now()`). Expired rows are deleted a few at
- * a time by the claims themselves: no cron job is needed.
+ * Every time in them is the database's own clock (`now()`). Expired rows are deleted by the
+ * store itself, up to 64 per table on a store's first claim and every 16th: no cron job is needed.
  *
  * @example
  * ```ts

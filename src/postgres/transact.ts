@@ -21,7 +21,7 @@ class Settled {
  * and a killed process's connection closes, which rolls back too.
  */
 export function transactFor(settings: StoreSettings) {
-  const { db, tables, leaseMs, retentionMs, ready } = settings;
+  const { db, tables, leaseMs, retentionMs, ready, sweeper } = settings;
   const sql = transactionStatements(tables);
   const wait = `${IN_FLIGHT_WAIT_MS}ms`;
 
@@ -29,16 +29,12 @@ export function transactFor(settings: StoreSettings) {
     let rows: Row[];
     try {
       rows = order
-        ? await query(sql.claimOrdered, [
-            deliveryId,
-            lease,
-            leaseMs,
-            wait,
-            order.articleId,
-            order.timestamp,
-            retentionMs,
-          ])
-        : await query(sql.claim, [deliveryId, lease, leaseMs, wait]);
+        ? await query(
+            sql.claimOrdered,
+            [deliveryId, lease, leaseMs, wait, order.articleId, order.timestamp, retentionMs],
+            true,
+          )
+        : await query(sql.claim, [deliveryId, lease, leaseMs, wait], true);
     } catch (error) {
       if (isLockConflict(error)) throw new Settled({ state: 'in-progress' });
       throw explainPostgresError(error, tables, 'claim a delivery');
@@ -51,8 +47,8 @@ export function transactFor(settings: StoreSettings) {
     let rows: Row[];
     try {
       rows = order
-        ? await query(sql.recordOrdered, [deliveryId, lease, json, retentionMs, order.articleId, order.timestamp])
-        : await query(sql.record, [deliveryId, lease, json, retentionMs]);
+        ? await query(sql.recordOrdered, [deliveryId, lease, json, retentionMs, order.articleId, order.timestamp], true)
+        : await query(sql.record, [deliveryId, lease, json, retentionMs], true);
     } catch (error) {
       throw explainPostgresError(error, tables, 'record a delivery');
     }
@@ -69,6 +65,10 @@ export function transactFor(settings: StoreSettings) {
     // Ids as the tables hold them: any string works, and two never share a row.
     const claim = await storedClaim(given);
     const lease = globalThis.crypto.randomUUID();
+    // Before the transaction, not in it: its deletes would stay locked until the handler's
+    // commit, and a single connection (a pg Client, PGlite) cannot run it beside the
+    // transaction. A failing sweep fails this delivery (503) with nothing claimed.
+    await sweeper.due();
     try {
       return await db.transaction(async (query, tx): Promise<TransactOutcome> => {
         const outcome = await claimIn(query, claim, lease);

@@ -1,5 +1,5 @@
 import { claimRows } from './claim-rows.js';
-import { ms, STALE_JSONB, sweeps, claimedCte } from './sql-parts.js';
+import { claimedCte, ms, STALE_JSONB } from './sql-parts.js';
 import type { Tables } from './table-sql.js';
 
 /**
@@ -40,8 +40,7 @@ export function transactionStatements(t: Tables): TransactionStatements {
   WHERE id = $1::text AND lease = $2::text RETURNING 1 AS recorded`;
 
   return {
-    claim: `WITH ${WAIT}, ${claimUpsert(`SELECT $1::text, $2::text, NULL::jsonb, now() + ${ms('$3')} FROM wait`)},
-${sweeps(t, '$1')}
+    claim: `WITH ${WAIT}, ${claimUpsert(`SELECT $1::text, $2::text, NULL::jsonb, now() + ${ms('$3')} FROM wait`)}
 SELECT 'claimed' AS source, lease, answer, ${RESTORE} AS restored FROM claimed`,
 
     // The article's row is locked by the transaction: that lock is the per-article mutual
@@ -60,8 +59,7 @@ SELECT 'claimed' AS source, lease, answer, ${RESTORE} AS restored FROM claimed`,
 ), ${claimUpsert(`SELECT $1::text, $2::text, CASE WHEN stale THEN ${STALE_JSONB} END,
     now() + ${ms('CASE WHEN stale THEN $7::float8 ELSE $3::float8 END')}
   FROM (SELECT newest IS NOT NULL AND $6::float8 < newest AS stale, entered FROM article) AS decided
-  WHERE stale OR entered`)},
-${sweeps(t, '$1', '$5')}
+  WHERE stale OR entered`)}
 ${claimRows(RESTORE)}`,
 
     record,

@@ -38,6 +38,20 @@ async function bare(name: ServerClientName): Promise<{ client: PostgresClientLik
   return { client, close: () => client.end().catch(() => {}) };
 }
 
+/** Plain and transactional; with the `pg` clients, also with `preparedStatements: true`. */
+const modes = (name: ServerClientName): [boolean, boolean][] =>
+  name === 'postgres'
+    ? [
+        [false, false],
+        [true, false],
+      ]
+    : [
+        [false, false],
+        [true, false],
+        [false, true],
+        [true, true],
+      ];
+
 describeWithServer('store faults: the database drops the store’s connection (contract v3)', () => {
   watchForCrashes();
   let admin: pg.Client;
@@ -60,26 +74,31 @@ describeWithServer('store faults: the database drops the store’s connection (c
 
   const names: ServerClientName[] = ['pg Pool', 'pg Client', 'postgres'];
   for (const name of names) {
-    for (const transactional of [false, true]) {
-      const mode = transactional ? 'transactional' : 'plain';
+    for (const [transactional, preparedStatements] of modes(name)) {
+      const mode = `${transactional ? 'transactional' : 'plain'}${preparedStatements ? ', preparedStatements' : ''}`;
       it(`${name}, ${mode}: a backend terminated mid-claim → 503, the host lives, the retry runs once`, async () => {
         const { table } = await newTables();
         const opened = [await bare(name)];
         const receiverOn = (client: PostgresClientLike) =>
           createReceiver({
             token: FAULT_TOKEN,
-            dedup: postgresDedupStore(client, { table, transactional }),
+            dedup: postgresDedupStore(client, { table, transactional, preparedStatements }),
             onError: () => {},
           });
         let runs = 0;
         const handlers: WebhookHandlers = { 'article.sync': () => void runs++ };
-        const delivery = syncDelivery(randomUUID());
+        const id = randomUUID();
+        const delivery = syncDelivery(id);
+        const receiver = receiverOn(opened[0]!.client);
+        // A store's first claim also sweeps expired rows: done before the lock, so that the
+        // backend found waiting on it below is the claim's.
+        expect((await receiver.handle(syncDelivery(randomUUID())(), {})).status).toBe(200);
         // The claim waits on this lock, so its backend can be terminated while the claim is open.
         const locker = new pg.Client({ connectionString: server.url });
         await locker.connect();
         await locker.query(`BEGIN; LOCK TABLE ${table} IN ACCESS EXCLUSIVE MODE`);
         try {
-          const answer = receiverOn(opened[0]!.client).handle(delivery(), handlers);
+          const answer = receiver.handle(delivery(), handlers);
           const pid = await waitUntil('the claim to wait on the lock', async () => {
             const rows = await sql(
               "SELECT pid FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query LIKE $1 AND pid <> $2",
@@ -93,7 +112,7 @@ describeWithServer('store faults: the database drops the store’s connection (c
           await locker.end();
         }
         expect(runs).toBe(0);
-        expect(await count(`${table} WHERE answer IS NOT NULL`)).toBe(0);
+        expect(await count(`${table} WHERE id = '${id}' AND answer IS NOT NULL`)).toBe(0);
         // A pg Client whose connection died stays dead: the user connects a new one.
         if (name === 'pg Client') opened.push(await bare(name));
         await expectRetryRunsOnce(receiverOn(opened.at(-1)!.client), delivery, handlers, () => runs);
@@ -104,17 +123,19 @@ describeWithServer('store faults: the database drops the store’s connection (c
     // postgres.js 3.4 itself throws from a timer when a statement is sent on a transaction whose
     // connection closed, so only the pg clients are asked to query after the kill.
     const after = name === 'postgres' ? [false] : [false, true];
-    for (const queriesAfter of after) {
+    const prepared = name === 'postgres' ? [false] : [false, true];
+    for (const [queriesAfter, preparedStatements] of after.flatMap((q) => prepared.map((p) => [q, p] as const))) {
+      const mode = `transactional${preparedStatements ? ', preparedStatements' : ''}`;
       const title = queriesAfter
-        ? `${name}, transactional: the handler queries its tx after the backend was terminated → 5xx, nothing recorded, the retry runs once`
-        : `${name}, transactional: the backend terminated while the handler runs → 503, nothing recorded, the retry runs once`;
+        ? `${name}, ${mode}: the handler queries its tx after the backend was terminated → 5xx, nothing recorded, the retry runs once`
+        : `${name}, ${mode}: the backend terminated while the handler runs → 503, nothing recorded, the retry runs once`;
       it(title, async () => {
         const { table, effects } = await newTables();
         const opened = [await bare(name)];
         const receiverOn = (client: PostgresClientLike) =>
           createReceiver({
             token: FAULT_TOKEN,
-            dedup: postgresDedupStore(client, { table, transactional: true }),
+            dedup: postgresDedupStore(client, { table, transactional: true, preparedStatements }),
             onError: () => {},
           });
         const entered = gate();

@@ -78,7 +78,7 @@ describe('postgresDedupStore, plain mode', () => {
       expect(marks).toEqual([{ article_id: article, newest: 200, holder: null }]);
     });
 
-    it('sweeps expired rows a few per claim, so the table needs no cron job', async () => {
+    it('sweeps expired rows from its first claim on, so the table needs no cron job', async () => {
       const own = freshTable();
       const short = postgresDedupStore(db().client, { table: own, leaseMs: 50, retentionMs: 50 });
       for (let i = 0; i < 20; i++) {

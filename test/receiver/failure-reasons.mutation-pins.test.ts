@@ -1,0 +1,51 @@
+import { describe, expect, it, vi } from 'vitest';
+import { createReceiver, isWebhookError, type WebhookHandlers } from 'webhook-cms-receiver';
+import { articleSyncPayload, signDelivery, testPayload } from 'webhook-cms-receiver/testing';
+
+// What onError and the log say when a delivery fails: each names what to change (contract:
+// errors name the fix), which the answers to the service, all 'Handler failed', cannot show.
+
+const token = 'whk_failure_reasons_token';
+
+/** A logger that keeps its lines. */
+function lines() {
+  const seen: { level: string; message: string }[] = [];
+  const logger = {
+    warn: (message: string) => void seen.push({ level: 'warn', message }),
+    error: (message: string) => void seen.push({ level: 'error', message }),
+  };
+  return { seen, logger };
+}
+
+describe('failure reasons', () => {
+  it('a handler past handlerTimeoutMs: onError is told which handler, the limit, and what to do about it', async () => {
+    const onError = vi.fn();
+    const receiver = createReceiver({ token, handlerTimeoutMs: 20, onError });
+    const handlers: WebhookHandlers = { 'article.sync': () => new Promise(() => {}) };
+    const answer = await receiver.handle(signDelivery({ token, payload: articleSyncPayload() }), handlers);
+    expect(answer).toEqual({ status: 500, body: { error: 'Handler failed' } });
+    const [error] = onError.mock.calls[0]!;
+    expect(isWebhookError(error) && error.code).toBe('handler_timeout');
+    expect((error as { reason: string }).reason).toBe(
+      'the article.sync handler did not settle within handlerTimeoutMs (20 ms); its signal was aborted and the ' +
+        'delivery released for a retry. Pass context.signal to the work it awaits, or use queue mode for long work.',
+    );
+  });
+
+  it('a failure of a delivery without an id is logged as such, naming the event and the fix', async () => {
+    const { seen, logger } = lines();
+    const receiver = createReceiver({ token, logger });
+    const handlers: WebhookHandlers = {
+      test: () => {
+        throw new Error('test handler broke');
+      },
+    };
+    const delivery = signDelivery({ token, payload: testPayload(), deliveryId: null });
+    expect((await receiver.handle(delivery, handlers)).status).toBe(500);
+    expect(seen).toHaveLength(1);
+    expect(seen[0]!.level).toBe('error');
+    expect(seen[0]!.message).toMatch(
+      /^webhook-cms-receiver: test delivery \(no delivery id\): Error: test handler broke \(pass onError to createReceiver to handle this\)/,
+    );
+  });
+});

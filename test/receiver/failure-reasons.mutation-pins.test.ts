@@ -48,4 +48,26 @@ describe('failure reasons', () => {
       /^webhook-cms-receiver: test delivery \(no delivery id\): Error: test handler broke \(pass onError to createReceiver to handle this\)/,
     );
   });
+
+  it('a failure in tenant mode names the tenant, in the line and in its fields', async () => {
+    const lines: { fields: Record<string, unknown>; message: string }[] = [];
+    const logger = {
+      child: () => logger,
+      warn: () => {},
+      error: (fields: Record<string, unknown>, message: string) => void lines.push({ fields, message }),
+    };
+    const receiver = createReceiver({ tenants: () => ({ id: 'site-7', token }), logger });
+    const handlers: WebhookHandlers = {
+      'article.sync': () => {
+        throw new Error('sync broke');
+      },
+    };
+    const delivery = signDelivery({ token, payload: articleSyncPayload(), deliveryId: 'd-tenant' });
+    expect((await receiver.handle(delivery, handlers)).status).toBe(500);
+    expect(lines).toHaveLength(1);
+    expect(lines[0]!.message).toBe(
+      'article.sync delivery d-tenant of tenant site-7: Error: sync broke (pass onError to createReceiver to handle this)',
+    );
+    expect(lines[0]!.fields).toMatchObject({ event: 'article.sync', deliveryId: 'd-tenant', tenant: 'site-7' });
+  });
 });

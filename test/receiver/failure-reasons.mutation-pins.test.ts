@@ -70,4 +70,22 @@ describe('failure reasons', () => {
     );
     expect(lines[0]!.fields).toMatchObject({ event: 'article.sync', deliveryId: 'd-tenant', tenant: 'site-7' });
   });
+
+  it('an Error without a stack is described in the line, never written as undefined', async () => {
+    const { seen, logger } = lines();
+    const receiver = createReceiver({ token, logger });
+    const stackless = new Error('no stack here');
+    stackless.stack = undefined;
+    const handlers: WebhookHandlers = {
+      'article.sync': () => {
+        throw stackless;
+      },
+    };
+    const delivery = signDelivery({ token, payload: articleSyncPayload(), deliveryId: 'd-stackless' });
+    expect((await receiver.handle(delivery, handlers)).status).toBe(500);
+    expect(seen.map((line) => line.message)).toEqual([
+      'webhook-cms-receiver: article.sync delivery d-stackless: Error: no stack here (pass onError to createReceiver ' +
+        'to handle this) Error: no stack here',
+    ]);
+  });
 });

@@ -68,6 +68,8 @@ describe('TokenUsage: the line that says an older token still signs', () => {
     ]);
     expect(lines[0]!.message).toMatch(/^1 delivery\(ies\) for tenant site-a in the last minute were signed/);
     expect(lines[2]!.message).toMatch(/^1 delivery\(ies\) in the last minute/);
+    // Outside tenant mode the fields carry no tenant at all, not an undefined one.
+    expect(lines[2]!.fields).not.toHaveProperty('tenant');
   });
 
   it('tracks 1000 tenants at most: the one tracked longest is dropped first, and warns again at once', () => {

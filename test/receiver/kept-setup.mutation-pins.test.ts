@@ -63,4 +63,31 @@ describe('kept requests and the receiver around them', () => {
     expect(handled.seen.map((event) => event.deliveryId).sort()).toEqual(['kept-elsewhere', 'live-after']);
     expect(keptBy.seen).toEqual([]);
   });
+
+  it('keeps requests after verify() read the token source before any handle()', async () => {
+    // A request kept by another receiver loads the kept-request code first, so the import of
+    // the receiver below settles within a turn of the loop.
+    const other = createReceiver({ token: [OLD], rotatingUntil: Date.now() + 3_600_000, logger: false });
+    expect((await other.handle(signDelivery({ token: NEW, payload: articleSyncPayload() }), {})).status).toBe(503);
+    const tokens = { list: [OLD] };
+    const time = { now: Date.now() };
+    const receiver = createReceiver({
+      token: () => ({ tokens: tokens.list, rotatingUntil: time.now + 3_600_000 }),
+      now: () => time.now,
+      dedup: memoryDedupStore({ now: () => time.now }),
+      logger: false,
+    });
+    const sign = (token: string, deliveryId: string) =>
+      signDelivery({ token, payload: articleSyncPayload(), deliveryId, timestamp: Math.floor(time.now / 1000) });
+    // verify() reads the source (its first answer is a change), which loads the kept-request code.
+    expect((await receiver.verify(sign(OLD, 'verified-first'))).deliveryId).toBe('verified-first');
+    await new Promise((resolve) => setImmediate(resolve));
+    const { seen, until, handlers } = recorder();
+    expect((await receiver.handle(sign(NEW, 'kept-after-verify'), handlers)).status).toBe(503);
+    tokens.list = [NEW, OLD];
+    time.now += 600_000;
+    expect((await receiver.handle(sign(NEW, 'live'), handlers)).status).toBe(200);
+    await until(2);
+    expect(seen.map((event) => event.deliveryId).sort()).toEqual(['kept-after-verify', 'live']);
+  });
 });

@@ -78,6 +78,17 @@ describe('memoryDedupStore at its bound, in detail', () => {
     expect(store.claim(claimFor('done'))).toMatchObject({ state: 'claimed' });
   });
 
+  it('completes a claim in place while the map overflows, without evicting anything for it', () => {
+    const store = memoryDedupStore({ maxEntries: 9 });
+    for (let i = 0; i < 8; i++) leaseOf(store.claim(claimFor(`running-${i}`)));
+    leaseOf(store.claim(claimFor('x')));
+    // Over the bound by one, with the eight running claims moved behind x and y.
+    const y = leaseOf(store.claim(claimFor('y')));
+    expect(store.complete(claimFor('y'), y, { ok: true })).toBe(true);
+    expect(store.claim(claimFor('y'))).toMatchObject({ state: 'done' });
+    expect(store.claim(claimFor('x'))).toEqual({ state: 'in-progress' });
+  });
+
   it('drops a claim whose lease ran out like any other id', () => {
     const time = clock();
     const store = memoryDedupStore({ maxEntries: 1, leaseMs: 100, now: time.now });

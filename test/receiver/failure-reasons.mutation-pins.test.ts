@@ -88,4 +88,87 @@ describe('failure reasons', () => {
         'to handle this) Error: no stack here',
     ]);
   });
+
+  it('a token source that fails is logged as a fault of the receiver, with the fix, when there is no onError', async () => {
+    const { seen, logger } = lines();
+    const receiver = createReceiver({
+      token: () => {
+        throw new Error('vault down');
+      },
+      logger,
+    });
+    const answer = await receiver.handle(signDelivery({ token, payload: articleSyncPayload() }), {});
+    expect(answer.status).toBe(503);
+    // The refusal of the delivery has a line of its own; this is the receiver's.
+    const faults = seen.filter((line) => line.message.startsWith('webhook-cms-receiver: token_unavailable:'));
+    expect(faults).toHaveLength(1);
+    expect(faults[0]!.level).toBe('error');
+    expect(faults[0]!.message).toMatch(
+      /^webhook-cms-receiver: token_unavailable: the token source failed \(.*\): Error: vault down \(pass onError to createReceiver to handle this\)$/,
+    );
+  });
+
+  it('an onError that throws on a receiver fault is logged under its own name', async () => {
+    const { seen, logger } = lines();
+    const receiver = createReceiver({
+      token: () => {
+        throw new Error('vault down');
+      },
+      onError: () => {
+        throw new Error('onError broke');
+      },
+      logger,
+    });
+    expect((await receiver.handle(signDelivery({ token, payload: articleSyncPayload() }), {})).status).toBe(503);
+    expect(seen.map((line) => line.message.split('\n')[0])).toContainEqual(
+      expect.stringMatching(
+        /^webhook-cms-receiver: the onError hook threw; the delivery was answered as if it had not\./,
+      ),
+    );
+  });
+
+  it('a host fault other than a parsed body is logged as a failed check, not as a misconfigured server', async () => {
+    const { seen, logger } = lines();
+    const receiver = createReceiver({
+      token,
+      logger,
+      crypto: {
+        name: 'broken',
+        hmacSha256: () => ({
+          verify: () => {
+            throw new Error('provider broke');
+          },
+        }),
+      },
+    });
+    const delivery = signDelivery({ token, payload: articleSyncPayload(), deliveryId: 'd-broken' });
+    expect((await receiver.handle(delivery, {})).status).toBe(500);
+    expect(seen).toHaveLength(1);
+    expect(seen[0]!.level).toBe('error');
+    expect(seen[0]!.message).toMatch(
+      /^webhook-cms-receiver: could not check a delivery: 500 internal_error: verification failed unexpectedly: Error: provider broke \(delivery d-broken\)/,
+    );
+  });
+
+  it('a receiver fault gives a structured logger its code, reason and error as fields', async () => {
+    const errors: { fields: Record<string, unknown>; message: string }[] = [];
+    const logger = {
+      child: () => logger,
+      warn: () => {},
+      error: (fields: Record<string, unknown>, message: string) => void errors.push({ fields, message }),
+    };
+    const failing = new Error('vault down');
+    const receiver = createReceiver({
+      token: () => {
+        throw failing;
+      },
+      logger,
+    });
+    expect((await receiver.handle(signDelivery({ token, payload: articleSyncPayload() }), {})).status).toBe(503);
+    const fault = errors.find((line) => line.message.startsWith('token_unavailable:'));
+    expect(fault).toBeDefined();
+    const { fields } = fault!;
+    expect(fields).toMatchObject({ code: 'token_unavailable', reason: expect.stringContaining('vault down') });
+    expect(isWebhookError(fields.err) && (fields.err as Error).cause).toBe(failing);
+  });
 });

@@ -111,6 +111,22 @@ describe('ArticleMarks at its bound', () => {
     }
   });
 
+  it('steps over eight running holds per add at most, so a free mark right behind them stays until the next add', () => {
+    const m = marks(8);
+    for (let i = 0; i < 8; i++) m.enter(order(`held-${i}`, 1), { lease: i + 1, until: 5000, at: 0 });
+    // Over the bound by one: the eight holds move to the young end and the search stops there.
+    m.applied(order('free', 5), 99, 1);
+    expect(m.size).toBe(9);
+    expect(m.enter(order('free', 4), { lease: 100, until: 6000, at: 2 })).toEqual({
+      state: 'stale',
+      newerTimestamp: 5,
+    });
+    // The next add finds the free mark first and drops it.
+    m.applied(order('next', 5), 101, 3);
+    expect(m.size).toBe(9);
+    expect(m.enter(order('free', 4), { lease: 102, until: 6000, at: 4 })).toEqual({ state: 'enter' });
+  });
+
   it('drops a mark whose holder’s hold ended exactly now', () => {
     const m = marks(1);
     m.enter(order('a', 1), { lease: 1, until: 100, at: 0 });

@@ -66,6 +66,29 @@ describe('memoryDedupStore at its bound, in detail', () => {
     expect(store.complete(claimFor('running'), running, { ok: true })).toBe(true);
   });
 
+  it('steps over eight running claims per add at most, so a done id right behind them stays until the next add', () => {
+    const store = memoryDedupStore({ maxEntries: 9 });
+    for (let i = 0; i < 8; i++) leaseOf(store.claim(claimFor(`running-${i}`)));
+    handle(store, ['done']);
+    // Over the bound by one: the eight running claims move to the young end and the search stops there.
+    expect(store.claim(claimFor('new-1'))).not.toHaveProperty('warning');
+    expect(store.claim(claimFor('done'))).toMatchObject({ state: 'done' });
+    // The next claim finds the done id first and drops it, with a warning.
+    expect(store.claim(claimFor('new-2'))).toHaveProperty('warning');
+    expect(store.claim(claimFor('done'))).toMatchObject({ state: 'claimed' });
+  });
+
+  it('completes a claim in place while the map overflows, without evicting anything for it', () => {
+    const store = memoryDedupStore({ maxEntries: 9 });
+    for (let i = 0; i < 8; i++) leaseOf(store.claim(claimFor(`running-${i}`)));
+    leaseOf(store.claim(claimFor('x')));
+    // Over the bound by one, with the eight running claims moved behind x and y.
+    const y = leaseOf(store.claim(claimFor('y')));
+    expect(store.complete(claimFor('y'), y, { ok: true })).toBe(true);
+    expect(store.claim(claimFor('y'))).toMatchObject({ state: 'done' });
+    expect(store.claim(claimFor('x'))).toEqual({ state: 'in-progress' });
+  });
+
   it('drops a claim whose lease ran out like any other id', () => {
     const time = clock();
     const store = memoryDedupStore({ maxEntries: 1, leaseMs: 100, now: time.now });

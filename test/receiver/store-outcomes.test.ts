@@ -157,6 +157,7 @@ describe('onRejected', () => {
 
   it('turns anything thrown during verification into internal_error (500), naming what was thrown', async () => {
     const onRejected = vi.fn();
+    const broke = new Error('provider broke');
     const receiver = createReceiver({
       token,
       onRejected,
@@ -164,7 +165,7 @@ describe('onRejected', () => {
         name: 'broken',
         hmacSha256: () => ({
           verify: () => {
-            throw new Error('provider broke');
+            throw broke;
           },
         }),
       },
@@ -174,6 +175,8 @@ describe('onRejected', () => {
       code: 'internal_error',
       reason: 'verification failed unexpectedly: Error: provider broke',
     });
+    // The provider's own error stays reachable, with its stack.
+    expect(onRejected.mock.calls[0]![0].cause).toBe(broke);
   });
 
   it('keeps the store’s own error as the cause of what onError is told', async () => {

@@ -1,0 +1,93 @@
+import { describe, expect, it } from 'vitest';
+import { createReceiver, memoryDedupStore, type WebhookEvent } from 'webhook-cms-receiver';
+import { articleSyncPayload, signDelivery } from 'webhook-cms-receiver/testing';
+
+// How a receiver hands its kept requests (rotation window) the handlers and finds the ones
+// another instance kept: test/rotation covers the window itself.
+
+const OLD = 'kept-setup-old-token-0123';
+const NEW = 'kept-setup-new-token-9876';
+
+/** Handlers that record each event and let a test wait for the n-th one. */
+function recorder() {
+  const seen: WebhookEvent[] = [];
+  const waiters: Array<{ count: number; resolve: () => void }> = [];
+  const record = (event: WebhookEvent) => {
+    seen.push(event);
+    for (const waiter of waiters.filter((w) => seen.length >= w.count)) waiter.resolve();
+  };
+  const until = (count: number) =>
+    new Promise<void>((resolve) => (seen.length >= count ? resolve() : waiters.push({ count, resolve })));
+  return { seen, until, handlers: { 'article.sync': record } };
+}
+
+describe('kept requests and the receiver around them', () => {
+  it('are processed with the handlers of the latest handle(), not those of the request that was kept', async () => {
+    const tokens = { list: [OLD] };
+    const time = { now: Date.now() };
+    const receiver = createReceiver({
+      token: () => ({ tokens: tokens.list, rotatingUntil: time.now + 3_600_000 }),
+      now: () => time.now,
+      dedup: memoryDedupStore({ now: () => time.now }),
+      logger: false,
+    });
+    const first = recorder();
+    const latest = recorder();
+    const sign = (token: string, deliveryId: string) =>
+      signDelivery({ token, payload: articleSyncPayload(), deliveryId, timestamp: Math.floor(time.now / 1000) });
+    expect((await receiver.handle(sign(NEW, 'kept-h'), first.handlers)).status).toBe(503);
+    expect((await receiver.handle(sign(OLD, 'live-1'), latest.handlers)).status).toBe(200);
+    // The new token arrives: its first delivery re-reads the source, which lets the kept one out.
+    tokens.list = [NEW, OLD];
+    time.now += 600_000;
+    expect((await receiver.handle(sign(NEW, 'live-2'), latest.handlers)).status).toBe(200);
+    await latest.until(3);
+    expect(latest.seen.map((event) => event.deliveryId).sort()).toEqual(['kept-h', 'live-1', 'live-2']);
+    expect(first.seen).toEqual([]);
+  });
+
+  it('a receiver started during a window processes requests another kept in their shared store', async () => {
+    const dedup = memoryDedupStore();
+    const rotatingUntil = Date.now() + 3_600_000;
+    const before = createReceiver({ token: [OLD], rotatingUntil, dedup, logger: false });
+    const keptBy = recorder();
+    const kept = signDelivery({ token: NEW, payload: articleSyncPayload(), deliveryId: 'kept-elsewhere' });
+    expect((await before.handle(kept, keptBy.handlers)).status).toBe(503);
+    expect(await dedup.kept!.list()).toHaveLength(1);
+    // The new instance knows NEW; its first request, any request, looks at what is kept.
+    const after = createReceiver({ token: [NEW, OLD], rotatingUntil, dedup, logger: false });
+    const handled = recorder();
+    const live = signDelivery({ token: OLD, payload: articleSyncPayload(), deliveryId: 'live-after' });
+    expect((await after.handle(live, handled.handlers)).status).toBe(200);
+    await handled.until(2);
+    expect(handled.seen.map((event) => event.deliveryId).sort()).toEqual(['kept-elsewhere', 'live-after']);
+    expect(keptBy.seen).toEqual([]);
+  });
+
+  it('keeps requests after verify() read the token source before any handle()', async () => {
+    // A request kept by another receiver loads the kept-request code first, so the import of
+    // the receiver below settles within a turn of the loop.
+    const other = createReceiver({ token: [OLD], rotatingUntil: Date.now() + 3_600_000, logger: false });
+    expect((await other.handle(signDelivery({ token: NEW, payload: articleSyncPayload() }), {})).status).toBe(503);
+    const tokens = { list: [OLD] };
+    const time = { now: Date.now() };
+    const receiver = createReceiver({
+      token: () => ({ tokens: tokens.list, rotatingUntil: time.now + 3_600_000 }),
+      now: () => time.now,
+      dedup: memoryDedupStore({ now: () => time.now }),
+      logger: false,
+    });
+    const sign = (token: string, deliveryId: string) =>
+      signDelivery({ token, payload: articleSyncPayload(), deliveryId, timestamp: Math.floor(time.now / 1000) });
+    // verify() reads the source (its first answer is a change), which loads the kept-request code.
+    expect((await receiver.verify(sign(OLD, 'verified-first'))).deliveryId).toBe('verified-first');
+    await new Promise((resolve) => setImmediate(resolve));
+    const { seen, until, handlers } = recorder();
+    expect((await receiver.handle(sign(NEW, 'kept-after-verify'), handlers)).status).toBe(503);
+    tokens.list = [NEW, OLD];
+    time.now += 600_000;
+    expect((await receiver.handle(sign(NEW, 'live'), handlers)).status).toBe(200);
+    await until(2);
+    expect(seen.map((event) => event.deliveryId).sort()).toEqual(['kept-after-verify', 'live']);
+  });
+});

@@ -2,9 +2,16 @@ import { defineConfig } from 'vitest/config';
 import type { TestSequencer, TestSpecification } from 'vitest/node';
 import base from './vitest.config.js';
 
-/** Beside tests first, the suites that sleep (leases, deadlines, the store contract) and the property tests last. */
+/**
+ * Beside tests first, the suites that sleep (leases, deadlines, the store contract), the property
+ * tests and the bounded sanitizer's megabyte inputs last.
+ */
 const rank = (file: string) =>
-  file.includes('/src/') ? 0 : /lease|deadline|memory-contract|\/property\//.test(file) ? 2 : 1;
+  file.includes('/src/')
+    ? 0
+    : /lease|deadline|memory-contract|\/property\/|\.property\.test|sanitize-bounded/.test(file)
+      ? 2
+      : 1;
 
 /**
  * Stryker stops a mutant's run at its first failing test, so running the quick, focused tests

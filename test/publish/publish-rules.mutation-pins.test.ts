@@ -81,6 +81,15 @@ describe('visibility of rows that leave out an empty date', () => {
   });
 });
 
+describe('an article whose date is now', () => {
+  it('is public already, so it has no moment ahead to go public at', () => {
+    const due = { status: 'published', published_at: null, scheduled_at: '2026-06-01T12:00:00Z' };
+    expect(isPublic(due, { now })).toBe(true);
+    expect(goesPublicAt(due, { now })).toBeNull();
+    expect(goesPublicAt(due, { now: now - 1 })).toEqual(new Date(now));
+  });
+});
+
 describe('answerForSlug when the store no longer has the article', () => {
   it('answers 404 whether load gives undefined or null', async () => {
     const history = recordSlug(emptySlugHistory(), sync());

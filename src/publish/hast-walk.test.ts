@@ -25,6 +25,15 @@ describe('flattenDeeperThan', () => {
     expect(html(below)).toBe('<ul><li>x</li></ul><p>y</p>');
   });
 
+  it('takes nodes without children, as its type allows', () => {
+    const root: HastNode = {
+      type: 'root',
+      children: [{ type: 'element', tagName: 'div', children: [{ type: 'element', tagName: 'br' }, { type: 'text' }] }],
+    };
+    flattenDeeperThan(root, 1);
+    expect(root.children?.[0]?.children).toEqual([{ type: 'text' }]);
+  });
+
   it('keeps only text at a limit of 0', () => {
     const root = tree('<p>a<b>b</b></p>c');
     flattenDeeperThan(root, 0);
@@ -57,5 +66,17 @@ describe('pointFragmentLinks', () => {
     ])
       expect(point(source), source).toBe(source);
     expect(point('<a href="#intro">x</a>', '')).toBe('<a href="#intro">x</a>');
+  });
+
+  it('takes nodes without properties, and an href that is not a string, as its type allows', () => {
+    const root: HastNode = {
+      type: 'root',
+      children: [
+        { type: 'element', tagName: 'a' },
+        { type: 'element', tagName: 'a', properties: { href: ['#intro'] } },
+      ],
+    };
+    pointFragmentLinks(root, 'user-content-');
+    expect(root.children?.[1]?.properties).toEqual({ href: ['#intro'] });
   });
 });

@@ -81,6 +81,7 @@ describe('rawTextEnd', () => {
   it('starts looking at `from`', () => {
     const html = '</xmp>a</xmp>';
     expect(rawTextEnd(html, html, 1, 'xmp')).toBe(7);
+    expect(rawTextEnd(html, html, 0, 'xmp')).toBe(0);
   });
 });
 

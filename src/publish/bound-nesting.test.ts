@@ -42,6 +42,7 @@ describe('input the parser keeps shallow passes unchanged', () => {
     ['', '<b>x</b><i>y</i>', ''],
     ['', '<br/><img src=x><hr><input>x', ''],
     ['', '<svg><circle/><path/></svg>', ''],
+    ['', '<svg/><p>x<math/><p>y', ''],
     ['', '<script>if (a<b) x()</script><style>p{}</style><title><b>t</title>', ''],
     ['', '<textarea><p>x</textarea>', ''],
     ['', '<!--c--><!x><?x></ x></>< x', ''],
@@ -59,6 +60,9 @@ describe('input the parser keeps shallow passes unchanged', () => {
     const nested = (n: number) => `${'<div>'.repeat(n)}x${'</div>'.repeat(n)}`;
     expect(boundNesting(nested(NESTING_LIMIT))).toBe(nested(NESTING_LIMIT));
     expect(boundNesting(nested(NESTING_LIMIT + 2))).toBe(nested(NESTING_LIMIT));
+    // Void elements open nothing, so they stay however deep they are.
+    const voids = `${'<div>'.repeat(NESTING_LIMIT + 2)}<br><img src=x>x`;
+    expect(boundNesting(voids)).toBe(`${'<div>'.repeat(NESTING_LIMIT)}<br><img src=x>x`);
   });
 });
 
@@ -130,6 +134,9 @@ describe('textOnly', () => {
     );
     expect(textOnly('a<b title="unfinished')).toBe('a');
     expect(textOnly('a</b')).toBe('a');
+    // `</` and no letter starts a bogus comment, which ends at the first >, quotes or not.
+    expect(textOnly('a</ x="b>c">d<!x')).toBe('ac">d');
+    expect(boundNesting('a</ x')).toBe('a</ x');
     expect(textOnly('tail')).toBe('tail');
   });
 });

@@ -35,6 +35,8 @@ describe('input the parser keeps shallow passes unchanged', () => {
     ['<table>', '<tr><td>x<th>y', '</table>'],
     ['<table>', '<tbody><tr><td>x<thead><tr><td>y<tfoot><tr><td>z', '</table>'],
     ['<select>', '<option>x', '</select>'],
+    ['<table>', '<tfoot>x', '</table>'],
+    ['<table>', '<tbody>x<tfoot>y', '</table>'],
     ['', '<h1>x<h2>y<h6>z', ''],
     ['', '<a href="#">x', ''],
     ['', '<nobr>x', ''],
@@ -85,6 +87,8 @@ describe('input the parser would nest deep loses tags, never text', () => {
     '<i>x<div>',
     '<h1><div>x',
     '<select><optgroup>x',
+    '<svg><td>x',
+    '<svg><style><g>x',
   ];
 
   it.each(deep)('%s×600', (part) => {

@@ -31,6 +31,10 @@ describe('input the parser keeps shallow passes unchanged', () => {
   const shallow: [string, string, string][] = [
     ['', '<p>x', ''],
     ['<ul>', '<li>x', '</ul>'],
+    ['<ul>', '<li><span>x', '</ul>'],
+    ['<dl>', '<dd><span>x<dt><span>y', '</dl>'],
+    ['<table><tr>', '<td>x', '</table>'],
+    ['<table><tr>', '<th><span>x', '</table>'],
     ['<dl>', '<dt>x<dd>y', '</dl>'],
     ['<table>', '<tr><td>x<th>y', '</table>'],
     ['<table>', '<tbody><tr><td>x<thead><tr><td>y<tfoot><tr><td>z', '</table>'],
@@ -75,6 +79,7 @@ describe('input the parser would nest deep loses tags, never text', () => {
     '<ul><li>x',
     '<li>x<ul>',
     '<li>x<ol>',
+    '<li>x<menu>',
     '<option><div>x',
     '<dl><dd>x<dt>y',
     '<p>x<table><tr><td>',

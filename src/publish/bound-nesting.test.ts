@@ -40,9 +40,11 @@ describe('input the parser keeps shallow passes unchanged', () => {
     ['<table>', '<tbody><tr><td>x<thead><tr><td>y<tfoot><tr><td>z', '</table>'],
     ['<select>', '<option>x', '</select>'],
     ['<table>', '<tfoot>x', '</table>'],
+    ['<table>', '<thead>x<tbody>y', '</table>'],
     ['<table>', '<tbody>x<tfoot>y', '</table>'],
     ['', '<h1>x<h2>y<h6>z', ''],
     ['', '<a href="#">x', ''],
+    ['', '<a href="#"><span>x', ''],
     ['', '<nobr>x', ''],
     ['', '<button>x', ''],
     ['', '<b>x</b><i>y</i>', ''],
@@ -93,6 +95,7 @@ describe('input the parser would nest deep loses tags, never text', () => {
     '<h1><div>x',
     '<select><optgroup>x',
     '<svg><td>x',
+    '<table><tbody><tr><td>x',
     '<svg><style><g>x',
   ];
 
@@ -123,6 +126,11 @@ describe('formatting elements left open', () => {
       expect(count(boundNesting(part!.repeat(12)), tag!), part).toBe(8);
   });
 
+  it('ignores end tags of formatting elements neither open nor left open', () => {
+    const html = `<p><b>x<p></b></b></b>${'<p><i>y'.repeat(12)}`;
+    expect(count(boundNesting(html), '<i>')).toBe(8);
+  });
+
   it('does not count formatting elements inside svg or math, which the parser does not re-open', () => {
     const html = '<svg><b>x</svg>'.repeat(20);
     expect(boundNesting(html)).toBe(html);
@@ -143,6 +151,8 @@ describe('textOnly', () => {
     );
     expect(textOnly('a<b title="unfinished')).toBe('a');
     expect(textOnly('a</b')).toBe('a');
+    expect(textOnly('<b title="unfinished')).toBe('');
+    expect(textOnly('<!--a>b-->c')).toBe('c');
     // `</` and no letter starts a bogus comment, which ends at the first >, quotes or not.
     expect(textOnly('a</ x="b>c">d<!x')).toBe('ac">d');
     expect(boundNesting('a</ x')).toBe('a</ x');

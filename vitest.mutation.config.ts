@@ -2,9 +2,16 @@ import { defineConfig } from 'vitest/config';
 import type { TestSequencer, TestSpecification } from 'vitest/node';
 import base from './vitest.config.js';
 
-/** Beside tests first, the suites that sleep (leases, deadlines, the store contract) and the property tests last. */
+/**
+ * Beside tests first, the suites that sleep (leases, deadlines, the store contract), the property
+ * tests and the bounded sanitizer's megabyte inputs last.
+ */
 const rank = (file: string) =>
-  file.includes('/src/') ? 0 : /lease|deadline|memory-contract|\/property\//.test(file) ? 2 : 1;
+  file.includes('/src/')
+    ? 0
+    : /lease|deadline|memory-contract|\/property\/|\.property\.test|sanitize-bounded/.test(file)
+      ? 2
+      : 1;
 
 /**
  * Stryker stops a mutant's run at its first failing test, so running the quick, focused tests
@@ -56,6 +63,8 @@ export default defineConfig({
             // In process and without services: the suites that spawn a process or a browser
             // reach no mutant (coverage is per test, in this process) and only cost time.
             'test/publish/{article-date,classify-change,lastmod,lifecycle,publish.property,sanitize-bounded,sanitize-html,slug-history,visibility}.test.ts',
+            // Rows as sites store them and the slug history's edges, pinned for this run.
+            'test/publish/*.mutation-pins.test.ts',
           ]
         : []),
     ],

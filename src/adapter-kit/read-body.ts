@@ -126,11 +126,14 @@ export function readLimited(
 function readEvents(stream: EventStream, collected: Chunks, outcome: ReadStreamOptions): void {
   // Captured here, in the caller's turn: the events below fire in the stream's context.
   const resume = outcome.captureContext?.() ?? runHere;
+  // Each read once: adding a listener changes an Express request's hidden class, and a read
+  // after that looks along its whole prototype chain again.
+  const { on, removeListener } = stream;
   const settle = (): void => {
-    stream.removeListener('data', onData);
-    stream.removeListener('end', onEnd);
-    stream.removeListener('error', onError);
-    stream.removeListener('close', onClose);
+    removeListener.call(stream, 'data', onData);
+    removeListener.call(stream, 'end', onEnd);
+    removeListener.call(stream, 'error', onError);
+    removeListener.call(stream, 'close', onClose);
   };
   const onData = (chunk: Uint8Array | string): void => {
     let kept: boolean;
@@ -155,10 +158,10 @@ function readEvents(stream: EventStream, collected: Chunks, outcome: ReadStreamO
   };
   // 'close' before 'end' is a client that went away mid-body.
   const onClose = (): void => onError(new Error('the request closed before its body ended'));
-  stream.on('data', onData);
-  stream.on('end', onEnd);
-  stream.on('error', onError);
-  stream.on('close', onClose);
+  on.call(stream, 'data', onData);
+  on.call(stream, 'end', onEnd);
+  on.call(stream, 'error', onError);
+  on.call(stream, 'close', onClose);
   // A stream someone paused stays paused under a 'data' listener; the iterator would read it.
   stream.resume?.();
 }

@@ -49,16 +49,10 @@ export function readRequest(read: ReadRequest): void {
   } catch (cause) {
     return void read.next(notGot(read, cause));
   }
-  let events: boolean;
-  try {
-    events = isNodeStream(body);
-  } catch (error) {
-    return void read.fail(error);
-  }
   // A Node stream is no promise: asking it for `then` first would cost Express, where a
   // property the request lacks is looked for along its whole prototype chain every time.
-  if (events) return void readFrom(read, body as BodyStream, true);
-  if (!isThenable(body)) return void readBody(read, body);
+  // (A throwing getter here rejects through the caller's `fail`, as in `readBody`.)
+  if (isNodeStream(body) || !isThenable(body)) return void readBody(read, body as RequestBody);
   body.then(
     (got) => readBody(read, got),
     (cause) => read.next(notGot(read, cause)),

@@ -60,9 +60,10 @@ describe('the Node adapters read a request through its prototype chain sparingly
     const served = await serveRecorded();
     const answer = await send(`${served.url}/webhook`, deliveryAt(testPayload(), nowSeconds(), 'reads-2'));
     expect(answer).toEqual(OK);
-    // Telling a Node stream by its events asks for both twice (the kit, then its stream
-    // reader); attaching four listeners and removing them asks once more, not four times.
-    expect(count(served.asked.req, 'on')).toBeLessThanOrEqual(3);
-    expect(count(served.asked.req, 'removeListener')).toBeLessThanOrEqual(3);
+    // The kit tells a Node stream by its events three times (all before the first listener,
+    // so on Express they hit the cache the first one filled), then reads each method once
+    // more to attach four listeners and remove them: not once per listener (six each before).
+    expect(count(served.asked.req, 'on')).toBeLessThanOrEqual(4);
+    expect(count(served.asked.req, 'removeListener')).toBeLessThanOrEqual(4);
   });
 });

@@ -36,13 +36,14 @@ buildIfStale();
 let ratios = flag('ci') ? RATIOS.filter((r) => r.ci) : RATIOS;
 if (only) ratios = ratios.filter((r) => new RegExp(only).test(r.id));
 const runs = runsFor(ratios);
-const baseline = (() => {
+const readBaseline = () => {
   try {
     return JSON.parse(readFileSync(baselinePath, 'utf8'));
   } catch {
     return undefined;
   }
-})();
+};
+const baseline = readBaseline();
 if (baseline && baseline.node !== process.version)
   console.error(`note: the baseline was counted on Node ${baseline.node}, this is ${process.version}`);
 
@@ -90,7 +91,8 @@ console.log(report);
 console.log(`\nCounted ${runs.length} runs in ${((Date.now() - started) / 1000).toFixed(0)} s.`);
 
 if (flag('update-baseline')) {
-  const next = { node: process.version, ratios: { ...(baseline?.ratios ?? {}) } };
+  // Read again: another invocation (a different `--only`) may have written it meanwhile.
+  const next = { node: process.version, ratios: { ...(readBaseline()?.ratios ?? {}) } };
   for (const r of measured) next.ratios[r.id] = { ratio: r.ratio, ratioNoSha: r.ratioNoSha };
   writeFileSync(baselinePath, `${JSON.stringify(next, null, 2)}\n`);
   console.log(`Wrote ${measured.length} ratios to bench/icount-baseline.json.`);

@@ -135,6 +135,10 @@ const REACHED = new Set([
   'node:http: bare route ÷ adapter',
   'Fastify 5: bare route ÷ adapter',
   'Koa 3: bare route ÷ adapter',
+  // 0.9374 in the run that set the baseline and 0.9397 in another process on the same code,
+  // once the Node adapters stopped asking Express's per-request prototype chain for names
+  // they could do without. Not in `--ci`. Express 5 counted 0.925 and 0.94: not repeatable yet.
+  'Express 4: bare route ÷ adapter',
 ]);
 for (const r of RATIOS) r.reached = REACHED.has(r.id);
 

@@ -1,4 +1,4 @@
-// `npm run bench:icount [-- --ci] [--check] [--update-baseline] [--update-doc] [--only=<regex>]`:
+// `npm run bench:icount [-- --ci] [--check] [--update-baseline] [--update-doc] [--only=<regex>] [--jobs=N]`:
 // instructions per call of verify(), handle() and every adapter against their references,
 // counted by valgrind's callgrind (issue 37's method, see BENCHMARKS.md "Instruction counts"),
 // one process per run. Counts repeat to well under 1 % on a loaded machine, so unlike the
@@ -36,36 +36,51 @@ buildIfStale();
 let ratios = flag('ci') ? RATIOS.filter((r) => r.ci) : RATIOS;
 if (only) ratios = ratios.filter((r) => new RegExp(only).test(r.id));
 const runs = runsFor(ratios);
-const baseline = (() => {
+const readBaseline = () => {
   try {
     return JSON.parse(readFileSync(baselinePath, 'utf8'));
   } catch {
     return undefined;
   }
-})();
+};
+const baseline = readBaseline();
 if (baseline && baseline.node !== process.version)
   console.error(`note: the baseline was counted on Node ${baseline.node}, this is ${process.version}`);
 
 const out = mkdtempSync(join(tmpdir(), 'icount-'));
 const counts = {};
+
+/** Counts one run in its own process, and keeps its per-call counts under its id. */
+async function count(run, index) {
+  const prefix = join(out, `run${index}`);
+  const seconds = ((Date.now() - started) / 1000).toFixed(0);
+  console.error(`… ${run.id} (${index + 1}/${runs.length}, ${seconds} s)`);
+  if (run.kind === 'micro') {
+    const numbers = [run.size, run.warmSmall, run.warmup, run.calls, run.windows, run.chunk].map(String);
+    await runCounted(prefix, fileURLToPath(new URL('./icount/micro-child.mjs', import.meta.url)), [
+      run.subject,
+      ...numbers,
+    ]);
+  } else await runHttp(prefix, run);
+  // Dump 1 is start-up and warm-up; the windows follow.
+  const windows = readDumps(prefix).slice(1, 1 + run.windows);
+  if (windows.length !== run.windows)
+    throw new Error(`${run.id}: ${windows.length} windows counted, not ${run.windows}`);
+  counts[run.id] = perCall(run, windows);
+}
+
+// `--jobs=N` runs N processes at a time: a count does not depend on what else runs, so on a
+// machine with cores to spare the plan takes a fraction of the time, with the same numbers.
+const jobs = Math.max(1, Number(args.find((arg) => arg.startsWith('--jobs='))?.slice(7) ?? 1) || 1);
 try {
-  for (const [index, run] of runs.entries()) {
-    const prefix = join(out, `run${index}`);
-    const seconds = () => ((Date.now() - started) / 1000).toFixed(0);
-    console.error(`… ${run.id} (${index + 1}/${runs.length}, ${seconds()} s)`);
-    if (run.kind === 'micro') {
-      const numbers = [run.size, run.warmSmall, run.warmup, run.calls, run.windows, run.chunk].map(String);
-      await runCounted(prefix, fileURLToPath(new URL('./icount/micro-child.mjs', import.meta.url)), [
-        run.subject,
-        ...numbers,
-      ]);
-    } else await runHttp(prefix, run);
-    // Dump 1 is start-up and warm-up; the windows follow.
-    const windows = readDumps(prefix).slice(1, 1 + run.windows);
-    if (windows.length !== run.windows)
-      throw new Error(`${run.id}: ${windows.length} windows counted, not ${run.windows}`);
-    counts[run.id] = perCall(run, windows);
-  }
+  let next = 0;
+  const worker = async () => {
+    while (next < runs.length) {
+      const index = next++;
+      await count(runs[index], index);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(jobs, runs.length) }, worker));
 } finally {
   rmSync(out, { recursive: true, force: true });
 }
@@ -76,7 +91,8 @@ console.log(report);
 console.log(`\nCounted ${runs.length} runs in ${((Date.now() - started) / 1000).toFixed(0)} s.`);
 
 if (flag('update-baseline')) {
-  const next = { node: process.version, ratios: { ...(baseline?.ratios ?? {}) } };
+  // Read again: another invocation (a different `--only`) may have written it meanwhile.
+  const next = { node: process.version, ratios: { ...(readBaseline()?.ratios ?? {}) } };
   for (const r of measured) next.ratios[r.id] = { ratio: r.ratio, ratioNoSha: r.ratioNoSha };
   writeFileSync(baselinePath, `${JSON.stringify(next, null, 2)}\n`);
   console.log(`Wrote ${measured.length} ratios to bench/icount-baseline.json.`);

@@ -160,7 +160,13 @@ export function sendNodeAnswer(req: NodeRequest, res: NodeResponse, answer: Http
   const socket = answer.close ? socketOf(req, res) : undefined;
   if (socket) holdOpenBriefly(socket);
   try {
-    res.writeHead(answer.status, req.httpVersionMajor === 2 ? http2Headers(answer.headers) : answer.headers);
+    // The version only matters for a header HTTP/2 forbids: Express requests pay a look along
+    // their prototype chain for each property read, so a keep-alive answer reads none.
+    const { headers } = answer;
+    res.writeHead(
+      answer.status,
+      'connection' in headers && req.httpVersionMajor === 2 ? http2Headers(headers) : headers,
+    );
     res.end(answer.text);
   } catch (error) {
     console.error('webhook-cms-receiver: could not write the answer:', error);

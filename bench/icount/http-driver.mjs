@@ -1,6 +1,7 @@
 // The parent's side of an HTTP subject: a server child under callgrind (http-child.mjs) gets
-// the same signed 1 KiB delivery on one kept-alive connection, a warm-up first, then windows
-// of requests, each ended by a mark the child turns into a callgrind dump.
+// the same signed delivery on one kept-alive connection, a warm-up first (at 1 KiB, then at
+// the run's size), then windows of requests, each ended by a mark the child turns into a
+// callgrind dump.
 
 import { fork } from 'node:child_process';
 import { once } from 'node:events';
@@ -40,10 +41,15 @@ async function requests(agent, url, body, amount) {
 }
 
 /**
- * Counts one route of one framework: `warmup` requests, then `windows` windows of `calls`
- * requests, each window a dump of `${outPrefix}.<n>` (dump 1 is start-up and warm-up).
+ * Counts one route of one framework: `warmSmall` requests at 1 KiB (V8 tiers up per request,
+ * not per byte, so a large body need not pay for it), `warmup` at the size, then `windows`
+ * windows of `calls` requests, each window a dump of `${outPrefix}.<n>` (dump 1 is start-up
+ * and warm-up). `ascii`: the body's text is English only, not the mixed Latin/CJK article.
  */
-export async function runHttp(outPrefix, { framework, route, size, warmup, calls, windows, nodeFlags }) {
+export async function runHttp(
+  outPrefix,
+  { framework, route, size, ascii = false, warmSmall = 0, warmup, calls, windows, nodeFlags },
+) {
   const child = fork(fileURLToPath(new URL('./http-child.mjs', import.meta.url)), [framework], {
     stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
     execPath: 'valgrind',
@@ -52,8 +58,9 @@ export async function runHttp(outPrefix, { framework, route, size, warmup, calls
   try {
     const [{ port }] = await once(child, 'message');
     const url = `http://127.0.0.1:${port}/${route}`;
-    const body = articleBody(size);
+    const body = articleBody(size, { ascii });
     const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+    if (warmSmall > 0) await requests(agent, url, articleBody(1024, { ascii }), warmSmall);
     await requests(agent, url, body, warmup);
     for (let w = 0; w <= windows; w++) {
       if (w > 0) await requests(agent, url, body, calls);

@@ -126,12 +126,16 @@ export function readLimited(
 function readEvents(stream: EventStream, collected: Chunks, outcome: ReadStreamOptions): void {
   // Captured here, in the caller's turn: the events below fire in the stream's context.
   const resume = outcome.captureContext?.() ?? runHere;
-  const settle = (): void => {
-    stream.removeListener('data', onData);
-    stream.removeListener('end', onEnd);
-    stream.removeListener('error', onError);
-    stream.removeListener('close', onClose);
+  // `on` and `removeListener` read once each: adding a listener changes an Express request's
+  // hidden class, and every read after that looks along its whole prototype chain again.
+  const each = (method: EventStream['on']): void => {
+    method.call(stream, 'data', onData);
+    method.call(stream, 'end', onEnd);
+    method.call(stream, 'error', onError);
+    method.call(stream, 'close', onClose);
   };
+  const { removeListener } = stream;
+  const settle = (): void => each(removeListener);
   const onData = (chunk: Uint8Array | string): void => {
     let kept: boolean;
     try {
@@ -155,10 +159,7 @@ function readEvents(stream: EventStream, collected: Chunks, outcome: ReadStreamO
   };
   // 'close' before 'end' is a client that went away mid-body.
   const onClose = (): void => onError(new Error('the request closed before its body ended'));
-  stream.on('data', onData);
-  stream.on('end', onEnd);
-  stream.on('error', onError);
-  stream.on('close', onClose);
+  each(stream.on);
   // A stream someone paused stays paused under a 'data' listener; the iterator would read it.
   stream.resume?.();
 }

@@ -49,7 +49,10 @@ export function readRequest(read: ReadRequest): void {
   } catch (cause) {
     return void read.next(notGot(read, cause));
   }
-  if (!isThenable(body)) return void readBody(read, body);
+  // A Node stream is no promise: asking it for `then` first would cost Express, where a
+  // property the request lacks is looked for along its whole prototype chain every time.
+  // (A throwing getter here rejects through the caller's `fail`, as in `readBody`.)
+  if (isNodeStream(body) || !isThenable(body)) return void readBody(read, body as RequestBody);
   body.then(
     (got) => readBody(read, got),
     (cause) => read.next(notGot(read, cause)),
@@ -62,7 +65,7 @@ function readBody(read: ReadRequest, handed: RequestBody): void {
   try {
     // A Node stream, the common case on Node hosts, skips the checks for the other shapes: on
     // Express, which swaps each request's prototype, every such read walks the whole chain.
-    events = typeof body === 'object' && body !== null && isEventStream(body);
+    events = isNodeStream(body);
     if (!events) {
       if (isFetchBody(body) && body.bodyUsed) body = FETCH_BODY_USED;
       if (typeof body === 'object' && body !== null && 'alreadyParsed' in body) {
@@ -74,19 +77,25 @@ function readBody(read: ReadRequest, handed: RequestBody): void {
     return void read.fail(error);
   }
   if (!events && (typeof body === 'string' || body instanceof Uint8Array)) return void deliver(read, body);
-  readFrom(read, body as BodyStream | FetchBody);
+  readFrom(read, body as BodyStream | FetchBody, events);
 }
 
-/** Reads a body that is still a stream, or a Fetch request. */
-function readFrom(read: ReadRequest, stream: BodyStream | FetchBody): void {
+function isNodeStream(body: unknown): boolean {
+  return typeof body === 'object' && body !== null && isEventStream(body);
+}
+
+/** Reads a body that is still a stream (`events`: a Node stream), or a Fetch request. */
+function readFrom(read: ReadRequest, stream: BodyStream | FetchBody, events: boolean): void {
   const failed = (cause: unknown): void => read.next(unreadable(read, stream, cause));
   try {
     const limit = read.receiver.maxBodyBytes;
-    if (isFetchBody(stream)) {
+    // Not asked of a Node stream: on Express a property the request lacks is looked for along
+    // its whole prototype chain, on every request.
+    if (!events && isFetchBody(stream)) {
       readFetchBody(stream, limit).then((bytes) => deliver(read, bytes), failed);
       return;
     }
-    readStream(stream, {
+    readStream(stream as BodyStream, {
       limit,
       onChunk: hashWhileReading(read),
       done: (bytes) => deliver(read, bytes),

@@ -7,8 +7,15 @@
 //   node scripts/mutation-run.mjs dedup-receiver
 //   node scripts/mutation-run.mjs security-core --mutate src/crypto/hex.ts   # part of a scope
 //   node scripts/mutation-run.mjs security-core --refresh src/crypto/hex.ts
-//       # those whole files from scratch again, their results put into the scope's last full
+//       # those whole files from scratch again, their results put into the scope's last
 //       # report (after tests were added: a test added elsewhere only kills more, never fewer)
+//   node scripts/mutation-run.mjs publish --merge elsewhere/publish-part.json
+//       # a --mutate run made in another checkout, put into the scope's report the same way
+//
+// A scope too slow to run whole on a loaded machine is measured in parts: a --mutate run,
+// then --refresh (or --merge) with the other files. Each file is still run from scratch, and
+// the report records the commit each part measured; it stays partial (and --check fails)
+// until every file of the scope is in it.
 //
 // STRYKER_CONCURRENCY sets the test runners (2 by default, for a 2-core machine).
 
@@ -17,6 +24,7 @@ import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import ts from 'typescript';
 import { SCOPES } from './mutation-scopes.mjs';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
@@ -41,6 +49,20 @@ const changed = git('status', '--porcelain', '--', 'src', 'test').split('\n').fi
 const started = Date.now();
 const loadAtStart = loadavg()[0];
 
+if (rest[0] === '--merge') {
+  if (!rest[1] || !existsSync(rest[1])) {
+    console.error('--merge takes the path of a report written by a --mutate run of this scope');
+    process.exit(2);
+  }
+  const part = JSON.parse(readFileSync(rest[1], 'utf8'));
+  if (part.measured?.scope !== scope) {
+    console.error(`${rest[1]} measured ${part.measured?.scope ?? 'no scope'}, not ${scope}`);
+    process.exit(2);
+  }
+  mergeInto(scope, { report: part }, part.measured);
+  process.exit(0);
+}
+
 const first = rerunOnly ? read(scope) : stryker(refresh ? `${scope}-refresh` : scope, mutate);
 const timeouts = first.mutants.filter(({ mutant }) => mutant.status === 'Timeout');
 let rerun = [];
@@ -61,7 +83,18 @@ if (timeouts.length > 0) {
 }
 
 if (refresh) {
-  mergeInto(scope, first);
+  mergeInto(scope, first, {
+    mutate,
+    commit,
+    uncommitted: changed,
+    date: new Date(started).toISOString(),
+    minutes: Math.round((Date.now() - started) / 6000) / 10,
+    concurrency: Number(process.env.STRYKER_CONCURRENCY ?? 2),
+    load: [loadAtStart, loadavg()[0]].map((l) => Math.round(l * 10) / 10),
+    timeoutsRerun: rerun,
+  });
+  rmSync(first.path, { force: true });
+  rmSync(first.path.replace(/\.json$/, '.html'), { force: true });
   process.exit(0);
 }
 
@@ -92,20 +125,19 @@ console.log(
 );
 
 /**
- * Puts a --refresh run's files into the scope's last full report and records which files were
- * measured again, on which commit (mutation-summary.mjs lists them and checks those files
- * against that commit).
+ * Puts a part's files (a --refresh run, or a --merge report) into the scope's last report and
+ * records which files were measured, on which commit (mutation-summary.mjs lists them and
+ * checks those files against that commit). A whole report takes only files it has; a partial
+ * one also takes the scope's other files, and becomes whole once it has them all.
  */
-function mergeInto(name, part) {
+function mergeInto(name, part, run) {
   const full = read(name);
-  if (full.report.measured?.partial) {
-    console.error(`reports/mutation/${name}.json covers part of the scope only: run the whole scope first`);
-    process.exit(1);
-  }
+  const partial = full.report.measured?.partial === true;
+  const inScope = scopeFiles(name);
   const files = Object.keys(part.report.files);
   for (const file of files) {
-    if (!full.report.files[file]) {
-      console.error(`${file} is not in the scope's last report: run the whole scope`);
+    if (partial ? !inScope.includes(file) : !full.report.files[file]) {
+      console.error(`${file} is not in ${partial ? 'the scope' : "the scope's last report: run the whole scope"}`);
       process.exit(1);
     }
     full.report.files[file] = part.report.files[file];
@@ -118,20 +150,60 @@ function mergeInto(name, part) {
       .filter((r) => r.files.length > 0),
     {
       files,
-      commit,
-      uncommitted: changed,
-      date: new Date(started).toISOString(),
-      minutes: Math.round((Date.now() - started) / 6000) / 10,
-      concurrency: Number(process.env.STRYKER_CONCURRENCY ?? 2),
-      load: [loadAtStart, loadavg()[0]].map((l) => Math.round(l * 10) / 10),
-      timeoutsRerun: rerun,
+      // What the part was asked to mutate: a file named there with no mutants is measured too.
+      mutate: run.mutate ?? [],
+      commit: run.commit,
+      uncommitted: run.uncommitted ?? [],
+      date: run.date,
+      minutes: run.minutes,
+      concurrency: run.concurrency,
+      load: run.load,
+      timeoutsRerun: run.timeoutsRerun ?? [],
     },
   ];
+  const named = new Set([...(measured.mutate ?? []), ...measured.refreshed.flatMap((r) => r.mutate)]);
+  const missing = inScope.filter((file) => !full.report.files[file] && !named.has(file) && hasRuntimeCode(file));
+  if (partial && missing.length === 0) {
+    measured.partial = false;
+    measured.mutate = SCOPES[name].mutate;
+  }
+  if (measured.partial) measured.missing = missing;
+  else delete measured.missing;
   full.report.measured = measured;
   writeFileSync(full.path, JSON.stringify(full.report));
-  rmSync(part.path, { force: true });
-  rmSync(part.path.replace(/\.json$/, '.html'), { force: true });
-  console.log(`\n${name}: ${files.length} file(s) measured again on ${commit.slice(0, 7)} and put into its report`);
+  console.log(
+    `\n${name}: ${files.length} file(s) measured on ${run.commit.slice(0, 7)} and put into its report` +
+      (measured.partial ? `; still missing: ${missing.join(', ')}` : ''),
+  );
+}
+
+/**
+ * Whether a file compiles to any JavaScript. Stryker leaves files of types alone (no mutants,
+ * so no entry in its report); a partial report needs no part for them.
+ */
+function hasRuntimeCode(file) {
+  const { outputText } = ts.transpileModule(readFileSync(join(root, file), 'utf8'), {
+    compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022, removeComments: true },
+  });
+  return outputText.replace(/export \{\};?/g, '').trim() !== '';
+}
+
+/** The files a scope's patterns select (`**`, `*` and `!` are all its patterns use). */
+function scopeFiles(name) {
+  const toRegExp = (glob) =>
+    new RegExp(
+      `^${glob
+        .replace(/[.+^${}()|[\]\\]/g, '\\$&')
+        .replaceAll('**/', '\u0000')
+        .replaceAll('*', '[^/]*')
+        .replaceAll('\u0000', '(?:.*/)?')}$`,
+    );
+  const patterns = SCOPES[name].mutate;
+  const include = patterns.filter((p) => !p.startsWith('!')).map(toRegExp);
+  const exclude = patterns.filter((p) => p.startsWith('!')).map((p) => toRegExp(p.slice(1)));
+  return git('ls-files', 'src')
+    .split('\n')
+    .filter((file) => include.some((re) => re.test(file)) && !exclude.some((re) => re.test(file)));
 }
 
 /** Runs Stryker fresh over `patterns` into reports/mutation/<name>.json and reads the report. */

@@ -124,7 +124,11 @@ function check(args) {
       `${scope}: ${m.total.killed} of ${m.total.covered} covered mutants killed (${percent(m.total)}), minimum ${m.minimum} %`,
     );
     if (m.info?.partial) {
-      console.error(`${scope}: the report covers only ${m.info.mutate.join(', ')}; run the whole scope`);
+      console.error(
+        m.info.missing
+          ? `${scope}: files of the scope not measured yet: ${m.info.missing.join(', ')} (node scripts/mutation-run.mjs ${scope} --refresh <them>)`
+          : `${scope}: the report covers only ${m.info.mutate.join(', ')}; run the whole scope`,
+      );
       failed++;
     }
     if (!(score >= m.minimum)) {
@@ -162,7 +166,9 @@ function render() {
     '[CONTRIBUTING.md](CONTRIBUTING.md#mutation-testing); `node scripts/mutation-run.mjs <scope>` runs a',
     'scope from scratch (StrykerJS, vitest runner, `perTest` coverage, `ignoreStatic`,',
     '`vitest.mutation.config.ts`), runs its timeouts once more on their own, and records the commit',
-    'it measured; then `node scripts/mutation-summary.mjs --write` writes this file. CI runs the',
+    'it measured; a scope too slow for one sitting is run in parts (`--mutate`, then `--refresh`',
+    'or `--merge`), each file from scratch, and stays "part of the scope only" until every file is',
+    'in it. Then `node scripts/mutation-summary.mjs --write` writes this file. CI runs the',
     'security core on every build (`--check security-core`) and fails under its minimum or on a',
     'survivor without a reason: a change to a mutated file that adds a survivor needs a test that',
     'kills it or a reason in scripts/mutation-reasons.json. (`--score-only` fails on the score alone.)',
@@ -213,7 +219,7 @@ function renderScope(m) {
         : '') +
       (info.date ? `, ${info.date.slice(0, 16).replace('T', ' ')} UTC` : '') +
       '.',
-    `- **Mutated**: ${(info.mutate ?? []).map((p) => `\`${p}\``).join(', ')}${info.partial ? ' (**part of the scope only**)' : ''}.`,
+    `- **Mutated**: ${(info.mutate ?? []).map((p) => `\`${p}\``).join(', ')}${info.partial ? ` (**part of the scope only**${info.missing ? `; not measured yet: ${info.missing.map((f) => `\`${f}\``).join(', ')}` : ''})` : ''}.`,
     `- **Run**: from scratch, ${info.minutes ?? '?'} min at concurrency ${info.concurrency ?? '?'}` +
       (info.load
         ? ` (load average ${info.load.join(' at the start, ')} at the end, on ${info.cpus ?? '?'} cores)`
@@ -227,7 +233,7 @@ function renderScope(m) {
           : 'no timeouts.'),
     ...latestRefreshes(info.refreshed ?? []).map(
       (r) =>
-        `- **Measured again from scratch** (after tests were added; their results replace the run's): ` +
+        `- **Measured from scratch in a later run** (files a partial run left out, or measured again after tests were added; their results replace the first run's): ` +
         `${r.files.map((f) => `\`${f}\``).join(', ')} on \`${r.commit.slice(0, 10)}\`` +
         `${r.uncommitted?.length ? ' with uncommitted changes' : ''}, ${r.date.slice(0, 16).replace('T', ' ')} UTC, ` +
         `${r.minutes} min at concurrency ${r.concurrency} (load average ${r.load.join(' at the start, ')} at the end)` +

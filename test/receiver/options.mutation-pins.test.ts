@@ -21,4 +21,31 @@ describe('options refused at createReceiver, each by its name', () => {
       /^createReceiver: rotatingUntil must be a Date/,
     );
   });
+
+  it('tokenCacheMs, and rotatingUntil with a fixed token', () => {
+    expect(() => createReceiver({ token, tokenCacheMs: 0 })).toThrow(
+      new RangeError('createReceiver: tokenCacheMs must be a positive number, got 0.'),
+    );
+    expect(() => createReceiver({ token, rotatingUntil: 'soon' as never })).toThrow(
+      /^createReceiver: rotatingUntil must be a Date/,
+    );
+  });
+
+  it('tenants that is not a function, with a token, or with a bad lookup cap', () => {
+    expect(() => createReceiver({ tenants: 'site-a' as never })).toThrow(
+      new TypeError(
+        'createReceiver: tenants must be a function called with the SHA-256 hex of the presented token, ' +
+          'returning { id, token, profileId?, domain? } or undefined.',
+      ),
+    );
+    expect(() => createReceiver({ tenants: () => undefined, token } as never)).toThrow(
+      new TypeError(
+        "createReceiver: pass either token or tenants, not both. With tenants, each site's token comes from " +
+          "what tenants returns for its hash; a token list would accept any site's token for every site.",
+      ),
+    );
+    expect(() => createReceiver({ tenants: () => undefined, tenantLookupsPerSecond: 0 })).toThrow(
+      new RangeError('createReceiver: tenantLookupsPerSecond must be a positive number, got 0.'),
+    );
+  });
 });

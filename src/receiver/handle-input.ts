@@ -19,9 +19,9 @@ export interface Core {
   options: ReceiverOptions;
   pipeline: Pipeline;
   /** Requests kept during a rotation window. */
-  kept?: KeptRequests;
+  kept: KeptRequests;
   /** Warns while an older token still signs deliveries. */
-  usage?: TokenUsage;
+  usage: TokenUsage;
 }
 
 export interface HandleInput {
@@ -34,7 +34,7 @@ export interface HandleInput {
 
 /** Verifies and handles one delivery; never throws, synchronous where the store and handler are. */
 export function handleInput(core: Core, request: HandleInput) {
-  core.kept?.touch(request.handlers);
+  core.kept.touch(request.handlers);
   // The only cost of `inspect` and `instrumentation` when both are unset.
   if (core.options.inspect || core.options.instrumentation) return inspected(core, request);
   return plain(core, request);
@@ -47,7 +47,7 @@ function plain(core: Core, { input, handlers, admitted }: HandleInput) {
       andThen(
         verifyDelivery(core.config, input, admitted),
         (event) => {
-          core.usage?.note(event);
+          core.usage.note(event);
           return core.pipeline(event, handlers, input);
         },
         refused,
@@ -74,7 +74,7 @@ function inspected(core: Core, { input, handlers, admitted, trace: admittedTrace
   };
   const run = (event: WebhookEvent) => {
     seen.event = event;
-    core.usage?.note(event);
+    core.usage.note(event);
     if (!trace) return core.pipeline(event, handlers, input);
     trace.verified(event);
     return core.pipeline(event, tracedHandlers(trace, handlers, event), input, trace);
@@ -98,7 +98,7 @@ function inspected(core: Core, { input, handlers, admitted, trace: admittedTrace
  */
 function kept(core: Core, input: DeliveryInput, error: WebhookError): MaybePromise<Answer> {
   const answer = errorAnswer(error);
-  if (error.code !== 'token_rotating' || !core.kept) return answer;
+  if (error.code !== 'token_rotating') return answer;
   return core.kept.keep(input).then(
     () => answer,
     () => answer,

@@ -91,3 +91,42 @@ describe('kept requests and the receiver around them', () => {
     expect(seen.map((event) => event.deliveryId).sort()).toEqual(['kept-after-verify', 'live']);
   });
 });
+
+describe('what a rotation window keeps', () => {
+  it('only requests refused for an unknown token: a bad signature or an old timestamp is not kept', async () => {
+    const time = { now: Date.now() };
+    const dedup = memoryDedupStore({ now: () => time.now });
+    const receiver = createReceiver({
+      token: () => ({ tokens: [OLD], rotatingUntil: time.now + 3_600_000 }),
+      now: () => time.now,
+      dedup,
+      logger: false,
+    });
+    const handlers = { 'article.sync': () => {} };
+    const signed = signDelivery({
+      token: OLD,
+      payload: articleSyncPayload(),
+      deliveryId: 'not-kept-1',
+      timestamp: Math.floor(time.now / 1000),
+    });
+    const tampered = { ...signed, body: signed.body.replace('"article.sync"', '"article.sync" ') };
+    expect((await receiver.handle(tampered, handlers)).status).toBe(403);
+    const stale = signDelivery({
+      token: OLD,
+      payload: articleSyncPayload(),
+      deliveryId: 'not-kept-2',
+      timestamp: Math.floor(time.now / 1000) - 3_600,
+    });
+    expect((await receiver.handle(stale, handlers)).status).toBe(403);
+    expect(await dedup.kept!.list()).toEqual([]);
+    // The same window keeps a request whose token it does not know yet.
+    const unknown = signDelivery({
+      token: NEW,
+      payload: articleSyncPayload(),
+      deliveryId: 'kept-1',
+      timestamp: Math.floor(time.now / 1000),
+    });
+    expect((await receiver.handle(unknown, handlers)).status).toBe(503);
+    expect(await dedup.kept!.list()).toHaveLength(1);
+  });
+});

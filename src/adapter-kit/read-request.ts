@@ -52,20 +52,22 @@ export function readRequest(read: ReadRequest): void {
   // A Node stream is no promise: asking it for `then` first would cost Express, where a
   // property the request lacks is looked for along its whole prototype chain every time.
   // (A throwing getter here rejects through the caller's `fail`, as in `readBody`.)
-  if (isNodeStream(body) || !isThenable(body)) return void readBody(read, body as RequestBody);
+  const events = isNodeStream(body);
+  if (events || !isThenable(body)) return void readBody(read, body as RequestBody, events);
   body.then(
     (got) => readBody(read, got),
     (cause) => read.next(notGot(read, cause)),
   );
 }
 
-function readBody(read: ReadRequest, handed: RequestBody): void {
+/** `stream`: whether `handed` is a Node stream, when the caller already asked. */
+function readBody(read: ReadRequest, handed: RequestBody, stream?: boolean): void {
   let body = handed;
   let events = false;
   try {
     // A Node stream, the common case on Node hosts, skips the checks for the other shapes: on
     // Express, which swaps each request's prototype, every such read walks the whole chain.
-    events = isNodeStream(body);
+    events = stream ?? isNodeStream(body);
     if (!events) {
       if (isFetchBody(body) && body.bodyUsed) body = FETCH_BODY_USED;
       if (typeof body === 'object' && body !== null && 'alreadyParsed' in body) {

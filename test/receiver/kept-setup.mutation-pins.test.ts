@@ -1,25 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { createReceiver, memoryDedupStore, type WebhookEvent } from 'webhook-cms-receiver';
+import { createReceiver, memoryDedupStore } from 'webhook-cms-receiver';
 import { articleSyncPayload, signDelivery } from 'webhook-cms-receiver/testing';
+import { eventRecorder } from '../helpers/event-recorder.js';
 
 // How a receiver hands its kept requests (rotation window) the handlers and finds the ones
 // another instance kept: test/rotation covers the window itself.
 
 const OLD = 'kept-setup-old-token-0123';
 const NEW = 'kept-setup-new-token-9876';
-
-/** Handlers that record each event and let a test wait for the n-th one. */
-function recorder() {
-  const seen: WebhookEvent[] = [];
-  const waiters: Array<{ count: number; resolve: () => void }> = [];
-  const record = (event: WebhookEvent) => {
-    seen.push(event);
-    for (const waiter of waiters.filter((w) => seen.length >= w.count)) waiter.resolve();
-  };
-  const until = (count: number) =>
-    new Promise<void>((resolve) => (seen.length >= count ? resolve() : waiters.push({ count, resolve })));
-  return { seen, until, handlers: { 'article.sync': record } };
-}
 
 describe('kept requests and the receiver around them', () => {
   it('are processed with the handlers of the latest handle(), not those of the request that was kept', async () => {
@@ -31,8 +19,8 @@ describe('kept requests and the receiver around them', () => {
       dedup: memoryDedupStore({ now: () => time.now }),
       logger: false,
     });
-    const first = recorder();
-    const latest = recorder();
+    const first = eventRecorder();
+    const latest = eventRecorder();
     const sign = (token: string, deliveryId: string) =>
       signDelivery({ token, payload: articleSyncPayload(), deliveryId, timestamp: Math.floor(time.now / 1000) });
     expect((await receiver.handle(sign(NEW, 'kept-h'), first.handlers)).status).toBe(503);
@@ -50,13 +38,13 @@ describe('kept requests and the receiver around them', () => {
     const dedup = memoryDedupStore();
     const rotatingUntil = Date.now() + 3_600_000;
     const before = createReceiver({ token: [OLD], rotatingUntil, dedup, logger: false });
-    const keptBy = recorder();
+    const keptBy = eventRecorder();
     const kept = signDelivery({ token: NEW, payload: articleSyncPayload(), deliveryId: 'kept-elsewhere' });
     expect((await before.handle(kept, keptBy.handlers)).status).toBe(503);
     expect(await dedup.kept!.list()).toHaveLength(1);
     // The new instance knows NEW; its first request, any request, looks at what is kept.
     const after = createReceiver({ token: [NEW, OLD], rotatingUntil, dedup, logger: false });
-    const handled = recorder();
+    const handled = eventRecorder();
     const live = signDelivery({ token: OLD, payload: articleSyncPayload(), deliveryId: 'live-after' });
     expect((await after.handle(live, handled.handlers)).status).toBe(200);
     await handled.until(2);
@@ -82,7 +70,7 @@ describe('kept requests and the receiver around them', () => {
     // verify() reads the source (its first answer is a change), which loads the kept-request code.
     expect((await receiver.verify(sign(OLD, 'verified-first'))).deliveryId).toBe('verified-first');
     await new Promise((resolve) => setImmediate(resolve));
-    const { seen, until, handlers } = recorder();
+    const { seen, until, handlers } = eventRecorder();
     expect((await receiver.handle(sign(NEW, 'kept-after-verify'), handlers)).status).toBe(503);
     tokens.list = [NEW, OLD];
     time.now += 600_000;

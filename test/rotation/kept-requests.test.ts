@@ -1,22 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { createReceiver, memoryDedupStore, type WebhookEvent } from 'webhook-cms-receiver';
+import { createReceiver, memoryDedupStore } from 'webhook-cms-receiver';
 import { articleSyncPayload, signDelivery } from 'webhook-cms-receiver/testing';
+import { eventRecorder } from '../helpers/event-recorder.js';
 
 const OLD = 'kept-old-token-0123456789';
 const NEW = 'kept-new-token-9876543210';
-
-/** Handlers that record each event and let a test wait for the n-th one. */
-function recorder() {
-  const seen: WebhookEvent[] = [];
-  const waiters: Array<{ count: number; resolve: () => void }> = [];
-  const record = (event: WebhookEvent) => {
-    seen.push(event);
-    for (const waiter of waiters.filter((w) => seen.length >= w.count)) waiter.resolve();
-  };
-  const until = (count: number) =>
-    new Promise<void>((resolve) => (seen.length >= count ? resolve() : waiters.push({ count, resolve })));
-  return { seen, until, handlers: { 'article.sync': record, test: record } };
-}
 
 describe('requests kept during a rotation window', () => {
   it('are processed once a token verifies them, judged against the time received; the retry is a duplicate', async () => {
@@ -28,7 +16,7 @@ describe('requests kept during a rotation window', () => {
       dedup: memoryDedupStore({ now: () => time.now }),
       logger: false,
     });
-    const { seen, until, handlers } = recorder();
+    const { seen, until, handlers } = eventRecorder();
     const payload = articleSyncPayload();
     const deliveryId = 'kept-1';
     const first = signDelivery({ token: NEW, payload, deliveryId, timestamp: Math.floor(time.now / 1000) });
@@ -54,7 +42,7 @@ describe('requests kept during a rotation window', () => {
       tokenCacheMs: 20,
       logger: false,
     });
-    const { seen, until, handlers } = recorder();
+    const { seen, until, handlers } = eventRecorder();
     expect((await receiver.handle(signDelivery({ token: NEW, payload: articleSyncPayload() }), handlers)).status).toBe(
       503,
     );
@@ -79,7 +67,7 @@ describe('requests kept during a rotation window', () => {
         error: () => {},
       },
     });
-    const { seen, handlers } = recorder();
+    const { seen, handlers } = eventRecorder();
     // Presents NEW but is signed with another key: NEW matches its Bearer, never its signature.
     const forged = signDelivery({ token: 'attacker-key-000', payload: articleSyncPayload() });
     forged.headers.Authorization = `Bearer ${NEW}`;
@@ -105,7 +93,7 @@ describe('requests kept during a rotation window', () => {
       maxKeptRequests: 2,
       logger: { warn: (message: string) => warnings.push(message), error: () => {} },
     });
-    const { seen, until, handlers } = recorder();
+    const { seen, until, handlers } = eventRecorder();
     for (let i = 0; i < 3; i++) {
       expect(
         (await receiver.handle(signDelivery({ token: NEW, payload: articleSyncPayload() }), handlers)).status,
@@ -143,7 +131,7 @@ describe('an unauthenticated caller gains nothing from the window', () => {
       tokenCacheMs: 20,
       logger: { warn: (message: string) => message.includes('dropped') && dropped(message), error: () => {} },
     });
-    const { seen, handlers } = recorder();
+    const { seen, handlers } = eventRecorder();
     const flood = Array.from({ length: 300 }, (_, i) =>
       receiver.handle(signDelivery({ token: `random-${i}-${Math.random()}`, payload: articleSyncPayload() }), handlers),
     );

@@ -1,20 +1,14 @@
 import { createHash } from 'node:crypto';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
-import {
-  createReceiver,
-  type DedupStore,
-  memoryDedupStore,
-  type Tenant,
-  type WebhookEvent,
-  type WebhookHandlers,
-} from 'webhook-cms-receiver';
+import { createReceiver, type DedupStore, memoryDedupStore, type Tenant } from 'webhook-cms-receiver';
 import { postgresDedupStore } from 'webhook-cms-receiver/postgres';
 import { redisDedupStore } from 'webhook-cms-receiver/redis';
 import { articleSyncPayload, signDelivery } from 'webhook-cms-receiver/testing';
 import { freshTable } from '../postgres/fresh-table.js';
 import { connect, describeWithRedis, freshPrefix, type TestClient } from '../redis/redis-clients.js';
 import { HOW_TO_RUN_POSTGRES, type StartedPostgres, startPostgres } from '../setup/postgres.js';
+import { eventRecorder } from '../helpers/event-recorder.js';
 
 const sha256 = (text: string) => createHash('sha256').update(text, 'utf8').digest('hex');
 
@@ -29,20 +23,6 @@ async function settledAnswer(send: () => Promise<{ status: number; body: unknown
     if (answer.status !== 409) return answer;
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
-}
-
-/** Handlers that record each event and let a test wait for the n-th one. */
-function recorder() {
-  const seen: WebhookEvent[] = [];
-  const waiters: Array<{ count: number; resolve: () => void }> = [];
-  const record = (event: WebhookEvent) => {
-    seen.push(event);
-    for (const waiter of waiters.filter((w) => seen.length >= w.count)) waiter.resolve();
-  };
-  const until = (count: number) =>
-    new Promise<void>((resolve) => (seen.length >= count ? resolve() : waiters.push({ count, resolve })));
-  const handlers: WebhookHandlers = { 'article.sync': record, test: record };
-  return { seen, until, handlers };
 }
 
 /**
@@ -72,7 +52,7 @@ function keptInTenantMode(name: string, makeStore: (now: () => number) => Promis
       dedup: store,
       logger: false,
     });
-    const { seen, until, handlers } = recorder();
+    const { seen, until, handlers } = eventRecorder();
     const seconds = () => Math.floor(time.now / 1000);
     const forB = (deliveryId?: string) =>
       signDelivery({

@@ -83,16 +83,7 @@ if (timeouts.length > 0) {
 }
 
 if (refresh) {
-  mergeInto(scope, first, {
-    mutate,
-    commit,
-    uncommitted: changed,
-    date: new Date(started).toISOString(),
-    minutes: Math.round((Date.now() - started) / 6000) / 10,
-    concurrency: Number(process.env.STRYKER_CONCURRENCY ?? 2),
-    load: [loadAtStart, loadavg()[0]].map((l) => Math.round(l * 10) / 10),
-    timeoutsRerun: rerun,
-  });
+  mergeInto(scope, first, { mutate, ...thisRun() });
   rmSync(first.path, { force: true });
   rmSync(first.path.replace(/\.json$/, '.html'), { force: true });
   process.exit(0);
@@ -104,25 +95,26 @@ first.report.measured = rerunOnly
       timeoutsRerun: rerun,
       rerunMinutes: Math.round((Date.now() - started) / 6000) / 10,
     }
-  : {
-      scope,
-      mutate,
-      partial: only !== undefined,
-      commit,
-      uncommitted: changed,
-      date: new Date(started).toISOString(),
-      minutes: Math.round((Date.now() - started) / 6000) / 10,
-      concurrency: Number(process.env.STRYKER_CONCURRENCY ?? 2),
-      // One-minute load averages at the start and the end: the time means little without them.
-      cpus: cpus().length,
-      load: [loadAtStart, loadavg()[0]].map((l) => Math.round(l * 10) / 10),
-      timeoutsRerun: rerun,
-    };
+  : { scope, mutate, partial: only !== undefined, cpus: cpus().length, ...thisRun() };
 writeFileSync(first.path, JSON.stringify(first.report));
 console.log(
   `\n${scope}: measured on ${commit.slice(0, 7)}${changed.length ? ' with uncommitted changes' : ''} in ${first.report.measured.minutes} min` +
     (rerun.length ? `; timeouts run again: ${rerun.map((r) => r.status).join(', ')}` : ''),
 );
+
+/** What this run measured on, how long it took and under what load: recorded with its results. */
+function thisRun() {
+  return {
+    commit,
+    uncommitted: changed,
+    date: new Date(started).toISOString(),
+    minutes: Math.round((Date.now() - started) / 6000) / 10,
+    concurrency: Number(process.env.STRYKER_CONCURRENCY ?? 2),
+    // One-minute load averages at the start and the end: the time means little without them.
+    load: [loadAtStart, loadavg()[0]].map((l) => Math.round(l * 10) / 10),
+    timeoutsRerun: rerun,
+  };
+}
 
 /**
  * Puts a part's files (a --refresh run, or a --merge report) into the scope's last report and

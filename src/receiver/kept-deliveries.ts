@@ -166,8 +166,9 @@ export class KeptDeliveries {
     const until = this.deps.config.keeper.rotatingUntil();
     const now = this.deps.config.now();
     const delay = until === undefined ? 0 : Math.min(this.deps.cacheMs, Math.max(0, until - now) + 1);
+    let timer: ReturnType<typeof setTimeout>;
     try {
-      this.timer = setTimeout(() => {
+      timer = setTimeout(() => {
         this.timer = undefined;
         void this.deps.config.keeper
           .refresh()
@@ -176,10 +177,12 @@ export class KeptDeliveries {
             if (this.deps.config.keeper.rotatingUntil() !== undefined) this.schedule();
           });
       }, delay);
-      (this.timer as { unref?: () => void }).unref?.();
     } catch {
       // A host that allows no timer here (a Worker's global scope): the next request re-checks.
-      this.timer = undefined;
+      return;
     }
+    this.timer = timer;
+    // Workers and browsers answer a number, which has no unref.
+    (timer as { unref?: () => void }).unref?.();
   }
 }

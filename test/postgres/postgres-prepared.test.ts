@@ -1,4 +1,5 @@
-import type pg from 'pg';
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createReceiver, type DedupStore } from 'webhook-cms-receiver';
 import { postgresDedupStore } from 'webhook-cms-receiver/postgres';
@@ -83,6 +84,35 @@ for (const name of ['pg Pool', 'pg Client'] as const) {
     });
   });
 }
+
+describeWithServer('postgresDedupStore(pool, { preparedStatements: true }), as docs/stores.md shows it', () => {
+  // A database of its own: the documented call uses the default table, which no other test may share.
+  const database = `prepared_${randomBytes(6).toString('hex')}`;
+  const urlOf = (name: string) => Object.assign(new URL(server.url!), { pathname: `/${name}` }).href;
+  const admin = async (text: string) => {
+    const root = new pg.Client({ connectionString: server.url });
+    await root.connect();
+    await root.query(text).finally(() => root.end());
+  };
+  beforeAll(() => admin(`CREATE DATABASE ${database}`), 60_000);
+  afterAll(() => admin(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`));
+
+  it('creates the default table, answers a delivery and its duplicate, with its statements named', async () => {
+    const pool = new pg.Pool({ connectionString: urlOf(database), max: 1 });
+    try {
+      const dedup = postgresDedupStore(pool, { preparedStatements: true });
+      await deliverTwice(dedup, false);
+      await deliverTwice(dedup, true);
+      const prepared = await preparedOn(pool.query.bind(pool) as pg.Pool['query'], 'webhook_deliveries');
+      expect(prepared.length).toBeGreaterThanOrEqual(4);
+      for (const { name } of prepared) expect(name).toMatch(/^wcr_[0-9a-f]{16}$/);
+      const { rows } = await pool.query('SELECT count(*)::int AS n FROM webhook_deliveries');
+      expect(rows).toEqual([{ n: 2 }]);
+    } finally {
+      await pool.end();
+    }
+  });
+});
 
 describe('postgresDedupStore preparedStatements option', () => {
   it('takes true or false only', () => {

@@ -9,16 +9,16 @@ import type { Tables } from './table-sql.js';
  * decide one after the other on what the other wrote.
  */
 export interface PlainStatements {
-  /** $1 id, $2 lease, $3 lease ms. */
-  claim: string;
+  /** $1 JSON array of `{ id, lease }`, $2 lease ms. A row per id: `id`, `lease`, `answer`. */
+  claimBatch: string;
   /** $1 id, $2 lease, $3 lease ms, $4 retention ms, $5 article id, $6 envelope timestamp. */
   claimOrdered: string;
   /** $1 id, $2 lease, $3 lease ms. One row when the lease holds. */
   renew: string;
   /** $1 id, $2 lease, $3 lease ms, $4 article id. */
   renewOrdered: string;
-  /** $1 id, $2 lease, $3 answer JSON, $4 retention ms. One row when recorded. */
-  complete: string;
+  /** $1 JSON array of `{ id, lease, answer }`, $2 retention ms. A row (`id`) per delivery recorded. */
+  completeBatch: string;
   /** $1 id, $2 lease, $3 answer JSON, $4 retention ms, $5 article id, $6 envelope timestamp. */
   completeOrdered: string;
   /** $1 id, $2 lease. */
@@ -48,9 +48,13 @@ export function plainStatements(t: Tables): PlainStatements {
   RETURNING 1 AS held`;
 
   return {
-    // One upsert, no CTE: Postgres parses and plans it on every call (the clients send it
-    // unnamed), and this is the statement of every delivery.
-    claim: claimUpsert(D, `VALUES ($1::text, $2::text, NULL::jsonb, now() + ${ms('$3')})`, `'claimed' AS source, `),
+    // One upsert, no CTE, for every claim of one turn (batch.ts): their ids and leases as one
+    // JSON array, which any client sends as text. Every row comes back, taken or as it stands.
+    claimBatch: claimUpsert(
+      D,
+      `SELECT u.id, u.lease, NULL::jsonb, now() + ${ms('$2')} FROM jsonb_to_recordset($1::text::jsonb) AS u(id text, lease text)`,
+      'd.id, ',
+    ),
 
     // The snapshot's `known` row lets a duplicate of a live delivery skip the article (so it
     // neither waits on nor holds it); the article's upsert decides under its row lock; the
@@ -93,7 +97,11 @@ ${claimRows()}`,
 )
 SELECT held FROM renewed`,
 
-    complete: recordDone,
+    // Every completion of one turn; a row comes back for each one recorded.
+    completeBatch: `INSERT INTO ${D} AS d (id, lease, answer, expires_at)
+  SELECT u.id, u.lease, u.answer, now() + ${ms('$2')} FROM jsonb_to_recordset($1::text::jsonb) AS u(id text, lease text, answer jsonb)
+  ${WHILE_HELD_OR_FREE}
+  RETURNING d.id`,
 
     // Recorded: the article's mark rises to this timestamp (never falls) and, if this lease
     // still holds the article, lets the next delivery in. Taken over: nothing changes.

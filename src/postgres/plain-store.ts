@@ -1,4 +1,5 @@
-import type { ClaimOutcome, DedupClaim, DedupStore } from 'webhook-cms-receiver';
+import type { ClaimOutcome, DedupClaim, DedupStore, StoredAnswer } from 'webhook-cms-receiver';
+import { batched } from './batch.js';
 import { decideClaim } from './claim-rows.js';
 import type { Row } from './database.js';
 import { plainStatements } from './plain-statements.js';
@@ -8,8 +9,9 @@ import type { StoreSettings } from './store-settings.js';
 
 /**
  * Plain mode: the semantics of the memory and Redis stores, one statement per step, so a
- * delivery costs two statements on the happy path (claim, complete) plus a renewal per third
- * of the lease while a slow handler runs. Leases and retention run on the database's clock.
+ * delivery costs two statements on the happy path (claim, complete; shared by every delivery
+ * of the same turn without ordering) plus a renewal per third of the lease while a slow
+ * handler runs. Leases and retention run on the database's clock.
  * Ids are written as `storedId` gives them, so any string works and two never share a row.
  */
 export function plainStore(settings: StoreSettings): DedupStore {
@@ -23,6 +25,24 @@ export function plainStore(settings: StoreSettings): DedupStore {
       throw explainPostgresError(error, tables, step);
     }
   };
+
+  // Claims and completions without ordering: one statement per turn for all of them (batch.ts).
+  const claimInTurn = batched<{ id: string; lease: string }, Row[]>({
+    key: (item) => item.id,
+    run: async (items) => {
+      const rows = await run('claim', sql.claimBatch, [JSON.stringify(items), leaseMs]);
+      const byId = new Map(rows.map((row) => [row.id, { ...row, source: 'claimed' }]));
+      return items.map((item) => (byId.has(item.id) ? [byId.get(item.id)!] : []));
+    },
+  });
+  const completeInTurn = batched<{ id: string; lease: string; answer: StoredAnswer }, boolean>({
+    key: (item) => item.id,
+    run: async (items) => {
+      const rows = await run('record a delivery', sql.completeBatch, [JSON.stringify(items), retentionMs]);
+      const recorded = new Set(rows.map((row) => row.id));
+      return items.map((item) => recorded.has(item.id));
+    },
+  });
 
   let sweepError: unknown;
   const withSweepError = (outcome: ClaimOutcome): ClaimOutcome => {
@@ -53,7 +73,7 @@ export function plainStore(settings: StoreSettings): DedupStore {
             order.articleId,
             order.timestamp,
           ])
-        : await run('claim', sql.claim, [deliveryId, lease, leaseMs]);
+        : await claimInTurn({ id: deliveryId, lease });
       const { outcome, strayArticleHold } = decideClaim(rows, lease);
       if (strayArticleHold && order) await run('claim', sql.releaseArticle, [order.articleId, lease]);
       await sweeping;
@@ -68,17 +88,15 @@ export function plainStore(settings: StoreSettings): DedupStore {
     },
     async complete(claim, lease, answer) {
       const { deliveryId, order } = await storedClaim(claim);
-      const json = JSON.stringify(answer);
-      const rows = order
-        ? await run('record a delivery', sql.completeOrdered, [
-            deliveryId,
-            lease,
-            json,
-            retentionMs,
-            order.articleId,
-            order.timestamp,
-          ])
-        : await run('record a delivery', sql.complete, [deliveryId, lease, json, retentionMs]);
+      if (!order) return completeInTurn({ id: deliveryId, lease, answer });
+      const rows = await run('record a delivery', sql.completeOrdered, [
+        deliveryId,
+        lease,
+        JSON.stringify(answer),
+        retentionMs,
+        order.articleId,
+        order.timestamp,
+      ]);
       return rows.length > 0;
     },
     async release(claim, lease) {

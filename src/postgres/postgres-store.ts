@@ -60,7 +60,8 @@ export interface PostgresDedupStoreOptions {
  * **Plain mode** (default) has the semantics of the memory and Redis stores: an atomic claim
  * (INSERT … ON CONFLICT) with a lease renewed while the handler runs; `complete` records the
  * delivery unless another request took it over; `release` frees it after a failure. Two
- * statements per delivery. Leases and retention run on the database's clock (`now()`), never
+ * statements per delivery; without ordering, the claims (and the completions) of one turn of
+ * the event loop share one. Leases and retention run on the database's clock (`now()`), never
  * the hosts'. Expired rows are deleted by the claims, a batch every few claims: no cron job.
  *
  * **Transactional mode** (`transactional: true`): exactly-once effects for work done in this

@@ -56,6 +56,9 @@ describe('input the parser keeps shallow passes unchanged', () => {
     ['', '<!--c--><!x><?x></ x></>< x', ''],
     ['', '<p><b>x</b>', ''],
     ['', '<p><b>x<p></b>', ''],
+    // A <tbody> closes the open one past a <colgroup> or <caption> the parser put beside it.
+    ['<table>', '<tbody><colgroup>', '</table>'],
+    ['<table>', '<tbody><caption>y', '</table>'],
   ];
 
   it.each(shallow)('%s(%s)×300%s', (before, part, after) => {
@@ -107,6 +110,26 @@ describe('input the parser would nest deep loses tags, never text', () => {
     expect(depthOf(bounded)).toBeLessThanOrEqual(2 * NESTING_LIMIT);
     expect(count(bounded, 'x')).toBe(600);
   });
+
+  // Tables inside a scoped element: the inner <a>, <button> or <nobr> closes nothing outside
+  // its cell (fewer repetitions: the parser's own recursion is what overflows here).
+  it.each(['<a href="#"><table><tr><td>x', '<button><table><tr><td>x', '<nobr><table><tr><td>x'])('%s×150', (part) => {
+    const bounded = boundNesting(part.repeat(150));
+    expect(depthOf(bounded)).toBeLessThanOrEqual(2 * NESTING_LIMIT);
+    expect(count(bounded, 'x')).toBe(150);
+  });
+
+  // Here the pass keeps as many elements open as the parser nests (in the last, the cell and row
+  // it keeps open stand for the <tbody> and <tr> the parser adds): the bounded tree is exactly
+  // the limit deep, neither deeper nor cut shorter.
+  it.each(['<div><p>x', '<option><div>x', '<option><optgroup>x', '<table><tbody><tr><td>x', '<table><td>x<tr><td>y'])(
+    '%s×300 comes out exactly the limit deep',
+    (part) => {
+      const html = part.repeat(300);
+      expect(depthOf(html)).toBeGreaterThan(2 * NESTING_LIMIT);
+      expect(depthOf(boundNesting(html))).toBe(NESTING_LIMIT);
+    },
+  );
 });
 
 describe('formatting elements left open', () => {
@@ -141,6 +164,11 @@ describe('formatting elements left open', () => {
     // the next two close two left open, so an <i> may open again.
     const bounded = boundNesting(`${'<p><b>x'.repeat(10)}</b></b></b><i>y</i>`);
     expect(bounded).toBe(`${'<p><b>x'.repeat(8)}<p>x<p>x</b></b><i>y</i>`);
+  });
+
+  it('drops the end tags of start tags dropped deep in the tree, not only at the top level', () => {
+    const bounded = boundNesting(`<div><section>${'<p><b>x'.repeat(10)}</b></b></b><i>y</i></section></div>`);
+    expect(bounded).toBe(`<div><section>${'<p><b>x'.repeat(8)}<p>x<p>x</b></b><i>y</i></section></div>`);
   });
 });
 

@@ -222,6 +222,34 @@ describe('startWorker through an in-memory job source', () => {
     ]);
   });
 
+  it('rebuilds the tenant a tenant-mode receiver enqueued, frozen, and refuses a tenant that is not a non-empty string', async () => {
+    const jobs: QueuedDelivery[] = [];
+    const queue = withQueueMode({ enqueue: async (delivery: QueuedDelivery) => void jobs.push(delivery) });
+    const receiver = createReceiver({ tenants: () => ({ id: 'site-a', token: TOKEN }), queue, logger: false });
+    const answer = await receiver.handle(signDelivery({ token: TOKEN, payload: testPayload(), deliveryId: 't-1' }));
+    expect(answer.status).toBe(200);
+    expect(jobs[0]!.tenant).toBe('site-a');
+    const { source, run } = memorySource();
+    const tenants: unknown[] = [];
+    const refused: string[] = [];
+    startWorker(source, {
+      handlers: { test: (event) => void tenants.push(event.tenant) },
+      onError: (error) => void refused.push((error as WebhookError).code),
+      logger: false,
+    });
+    await run({ delivery: jobs[0]!, attempt: 1 });
+    const { tenant: _, ...single } = jobs[0]!;
+    await run({ delivery: single as QueuedDelivery, attempt: 1 });
+    expect(tenants).toEqual([{ id: 'site-a' }, undefined]);
+    expect(Object.isFrozen(tenants[0])).toBe(true);
+    for (const tenant of ['', 5, null]) {
+      const { failure } = await run({ delivery: { ...jobs[0]!, tenant } as never, attempt: 1 });
+      expect(failure).toMatchObject({ retry: false });
+    }
+    expect(refused).toEqual(['invalid_payload', 'invalid_payload', 'invalid_payload']);
+    expect(tenants).toHaveLength(2);
+  });
+
   it('a run past the attempts (earlier runs lapsed) is dead-lettered without running the handler', async () => {
     const { source, run } = memorySource();
     const told: Array<{ error: Error; info: WorkerErrorInfo }> = [];

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { type ClaimOutcome, createReceiver } from 'webhook-cms-receiver';
 import { type PostgresClientLike, postgresDedupStore } from 'webhook-cms-receiver/postgres';
 import { articleSyncPayload, signDelivery } from 'webhook-cms-receiver/testing';
@@ -21,7 +21,7 @@ afterAll(() => server.stop());
 const token = 'postgres-batch-token';
 const CONCURRENT = 64;
 
-const clients: ClientName[] = ['pg Pool', 'postgres', 'PGlite'];
+const clients: ClientName[] = ['pg Pool', 'pg Client', 'postgres', 'PGlite'];
 for (const name of clients) {
   (name === 'PGlite' ? describe : describeWithServer)(`claims and completions of one turn, with ${name}`, () => {
     let db: TestDatabase;
@@ -30,7 +30,7 @@ for (const name of clients) {
     }, 60_000);
     afterAll(() => db?.close());
 
-    it(`claims and records ${CONCURRENT} deliveries of one turn in one statement each, and sweeps once`, async () => {
+    it(`claims and records ${CONCURRENT} concurrent deliveries in a few statements, and sweeps once`, async () => {
       const counted = countingStatements(db.client as object);
       const table = freshTable();
       const store = postgresDedupStore(counted.client as PostgresClientLike, { table });
@@ -42,7 +42,8 @@ for (const name of clients) {
       expect(outcomes.every((outcome) => outcome.state === 'claimed')).toBe(true);
       expect(new Set(leases).size).toBe(CONCURRENT);
       const sweeps = counted.statements.filter((statement) => statement.startsWith('WITH swept'));
-      expect(counted.statements.length - sweeps.length).toBe(1);
+      // The first claims go at once (two statements in flight), the rest share the next ones.
+      expect(counted.statements.length - sweeps.length).toBeLessThanOrEqual(4);
       expect(sweeps.length).toBe(1); // 4 of these claims were due one; one runs at a time
       counted.statements.length = 0;
       const recorded = await Promise.all(
@@ -81,6 +82,43 @@ for (const name of clients) {
       expect(await store.claim(claim)).toEqual({ state: 'done', answer: { ok: true } });
     });
 
+    it('fails only the delivery whose answer Postgres cannot store, not the others it shared a statement with', async () => {
+      const store = postgresDedupStore(db.client, { table: freshTable() });
+      await store.claim({ deliveryId: 'creates-the-tables' });
+      const good = { deliveryId: randomUUID() };
+      const bad = { deliveryId: randomUUID() };
+      const [goodClaim, badClaim] = await Promise.all([store.claim(good), store.claim(bad)]);
+      const leaseOf = (outcome: ClaimOutcome) => (outcome as Extract<ClaimOutcome, { state: 'claimed' }>).lease;
+      // A slug cut inside an emoji: a lone surrogate, which jsonb refuses.
+      const settled = await Promise.allSettled([
+        store.complete(good, leaseOf(goodClaim), { ok: true, published_url: 'https://x.test/fine' }),
+        store.complete(bad, leaseOf(badClaim), { ok: true, published_url: 'https://x.test/\uD83D' }),
+      ]);
+      expect(settled.map((outcome) => outcome.status)).toEqual(['fulfilled', 'rejected']);
+      expect(await store.claim(good)).toEqual({
+        state: 'done',
+        answer: { ok: true, published_url: 'https://x.test/fine' },
+      });
+      expect(await store.claim(bad)).toEqual({ state: 'in-progress' });
+    });
+
+    it('deletes as many expired rows as its claims owed sweeps for, one sweep at a time', async () => {
+      const table = freshTable();
+      const store = postgresDedupStore(db.client, { table });
+      await store.claim({ deliveryId: 'creates-the-tables' }); // claim 1 sweeps the empty table
+      await db.sql(
+        `INSERT INTO ${table} (id, lease, answer, expires_at)
+         SELECT 'old' || g, 'gone', '{"ok":true}', now() - interval '1 hour' FROM generate_series(1, 2000) g`,
+      );
+      // 8 waves of 64 concurrent claims: 4 sweeps come due in each, each owing 64 rows.
+      for (let wave = 0; wave < 8; wave++) {
+        await Promise.all(Array.from({ length: CONCURRENT }, () => store.claim({ deliveryId: randomUUID() })));
+      }
+      const [{ n }] = (await db.sql(`SELECT count(*)::int AS n FROM ${table} WHERE id LIKE 'old%'`)) as [{ n: number }];
+      // 64 rows per due sweep, as when each claim swept on its own: about 2000 - 64 - 7 × 256.
+      expect(n).toBeLessThanOrEqual(2000 - 6 * 4 * 64);
+    });
+
     it('answers each delivery of a failed statement 503 with the database error, and the next ones 200', async () => {
       const table = freshTable();
       const errors: unknown[] = [];
@@ -102,3 +140,21 @@ for (const name of clients) {
     });
   });
 }
+
+describe("claims under the fake timers of a user's test", () => {
+  it('still settle: the store waits for the next turn with the setImmediate it found as it loaded', async () => {
+    const db = await openDatabase('PGlite');
+    try {
+      const store = postgresDedupStore(db.client, { table: freshTable() });
+      vi.useFakeTimers(); // vitest's default fakes setImmediate too
+      try {
+        const outcomes = await Promise.all([store.claim({ deliveryId: 'a' }), store.claim({ deliveryId: 'b' })]);
+        expect(outcomes.map((outcome) => outcome.state)).toEqual(['claimed', 'claimed']);
+      } finally {
+        vi.useRealTimers();
+      }
+    } finally {
+      await db.close();
+    }
+  }, 30_000);
+});

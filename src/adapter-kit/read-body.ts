@@ -1,4 +1,5 @@
 import { ASCII_DIGITS } from '../input/headers.js';
+import { type ChunkListener, Chunks } from './chunks.js';
 import type { ContextRunner } from './context-runner.js';
 
 /**
@@ -77,8 +78,7 @@ interface EventStream {
   destroyed?: boolean;
 }
 
-/** Sees each chunk of a body as it is kept, in order: how a streamed HMAC is fed. */
-export type ChunkListener = (chunk: Uint8Array) => void;
+export type { ChunkListener } from './chunks.js';
 
 /** Options of {@link readStream}: the limit, who sees each chunk, and where the outcome goes. */
 export interface ReadStreamOptions {
@@ -217,37 +217,6 @@ async function discardRest(reader: ReadableStreamDefaultReader<Uint8Array>, maxB
     // The client went away or the host cancelled: nothing is left to discard.
   } finally {
     clearTimeout(timer as unknown as number);
-  }
-}
-
-/** Chunks of a body and their total size. */
-class Chunks {
-  private readonly list: Uint8Array[] = [];
-  private size = 0;
-  constructor(
-    readonly limit: number,
-    private readonly onChunk: ChunkListener | undefined,
-  ) {}
-
-  /** Keeps the chunk and shows it to the listener; false, keeping nothing more, once the total passes the limit. */
-  add(chunk: Uint8Array | string): boolean {
-    const bytes = typeof chunk === 'string' ? new TextEncoder().encode(chunk) : chunk;
-    this.size += bytes.byteLength;
-    if (this.size > this.limit) return false;
-    this.list.push(bytes);
-    this.onChunk?.(bytes);
-    return true;
-  }
-
-  join(): Uint8Array {
-    if (this.list.length === 1) return this.list[0]!;
-    const body = new Uint8Array(this.size);
-    let offset = 0;
-    for (const chunk of this.list) {
-      body.set(chunk, offset);
-      offset += chunk.byteLength;
-    }
-    return body;
   }
 }
 

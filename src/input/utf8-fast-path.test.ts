@@ -67,6 +67,30 @@ describe('the fast path forced on (node:buffer with a working transcode)', () =>
     expect(isAscii).toHaveBeenCalledTimes(2);
   });
 
+  it('asks a large all-ASCII body only whether it is ASCII, not again whether it is UTF-8', async () => {
+    const { isAscii, buffer } = spied();
+    const isUtf8 = vi.fn((bytes: Uint8Array) => realBuffer.isUtf8(bytes));
+    const decode = await decoderWith({ ...buffer, isUtf8 });
+    // A view into a larger buffer too: only its own bytes are decoded.
+    const backing = encoder.encode(`é${'{"a":"b"}'.repeat(300)}é`);
+    for (const bytes of [ascii(2048), ascii(70_000), backing.subarray(2, 2 + 2700)]) {
+      isAscii.mockClear();
+      expect(decode(bytes)).toBe(expected(bytes));
+      expect(isAscii).toHaveBeenCalledTimes(1);
+    }
+    expect(isUtf8).not.toHaveBeenCalled();
+  });
+
+  it('decodes or refuses a large ASCII body whose last byte is not ASCII', async () => {
+    const { transcode, buffer } = spied();
+    const decode = await decoderWith(buffer);
+    const endingIn = (...last: number[]) => Uint8Array.from([...ascii(3000 - last.length), ...last]);
+    transcode.mockClear();
+    expect(decode(endingIn(0xc3, 0xa9))).toBe(`${'a'.repeat(2998)}é`);
+    expect(transcode).toHaveBeenCalledTimes(1);
+    for (const last of [[0xc3], [0x80], [0xff], [0xe2, 0x82]]) expect(decode(endingIn(...last))).toBeUndefined();
+  });
+
   it('falls back to toString when transcode throws on a body, and refuses invalid UTF-8 before either', async () => {
     const { transcode, buffer } = spied();
     const decode = await decoderWith(buffer);

@@ -11,7 +11,7 @@ interface NodeBuffer {
   };
 }
 
-type NodeBytes = Uint8Array & { toString(encoding: 'utf8'): string };
+type NodeBytes = Uint8Array & { toString(encoding: 'utf8' | 'latin1'): string };
 
 /**
  * From this size on, a body that is not all ASCII is turned into UTF-16 by `transcode` and read
@@ -54,18 +54,21 @@ function nodeDecoder(): ((bytes: Uint8Array) => string | undefined) | undefined 
   const asBuffer = (bytes: Uint8Array): NodeBytes =>
     Buffer.isBuffer(bytes) ? (bytes as NodeBytes) : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   return (bytes) => {
-    if (!isUtf8(bytes)) return undefined;
-    const whole = asBuffer(bytes);
-    return (wide && bytes.byteLength >= TRANSCODE_MIN_BYTES ? wide(whole) : undefined) ?? whole.toString('utf8');
+    if (wide && bytes.byteLength >= TRANSCODE_MIN_BYTES) return wide(asBuffer(bytes), isUtf8);
+    return isUtf8(bytes) ? asBuffer(bytes).toString('utf8') : undefined;
   };
 }
 
 /**
- * Valid UTF-8 as text through `transcode` to UTF-16, for a body that is not all ASCII; undefined
- * leaves it to `toString('utf8')`. Only where `transcode` gives the known answer (a runtime
- * without ICU has none, and one that dropped the byte-order mark would let a BOM through).
+ * A large body as text, or undefined for invalid UTF-8: asked first whether it is all ASCII,
+ * which is valid UTF-8 as it is (a second SIMD pass to validate it cost 53k instructions at
+ * 256 KiB, callgrind, issue 37 item 5); otherwise validated, then through `transcode` to UTF-16.
+ * Only where `transcode` gives the known answer (a runtime without ICU has none, and one that
+ * dropped the byte-order mark would let a BOM through).
  */
-function wideDecoder(buffer: NodeBuffer): ((bytes: NodeBytes) => string | undefined) | undefined {
+function wideDecoder(
+  buffer: NodeBuffer,
+): ((bytes: NodeBytes, isUtf8: NodeBuffer['isUtf8']) => string | undefined) | undefined {
   const { transcode, isAscii } = buffer;
   if (typeof transcode !== 'function' || typeof isAscii !== 'function') return undefined;
   try {
@@ -75,12 +78,13 @@ function wideDecoder(buffer: NodeBuffer): ((bytes: NodeBytes) => string | undefi
   } catch {
     return undefined;
   }
-  return (bytes) => {
-    if (isAscii(bytes)) return undefined;
+  return (bytes, isUtf8) => {
+    if (isAscii(bytes)) return bytes.toString('latin1');
+    if (!isUtf8(bytes)) return undefined;
     try {
       return transcode(bytes, 'utf8', 'utf16le').toString('utf16le');
     } catch {
-      return undefined;
+      return bytes.toString('utf8');
     }
   };
 }

@@ -1,17 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, describe, expect, it, vi } from 'vitest';
 import { type ClaimOutcome, createReceiver } from 'webhook-cms-receiver';
 import { type PostgresClientLike, postgresDedupStore } from 'webhook-cms-receiver/postgres';
 import { articleSyncPayload, signDelivery } from 'webhook-cms-receiver/testing';
 import { countingStatements } from './counting-statements.js';
-import {
-  type ClientName,
-  describeWithServer,
-  freshTable,
-  openDatabase,
-  server,
-  type TestDatabase,
-} from './postgres-clients.js';
+import { describeEachClient, freshTable, openDatabase, server } from './postgres-clients.js';
 
 // Plain mode without ordering: the claims (and the completions) of one turn of the event loop
 // share one statement; a second claim of an id in that turn goes in the next one.
@@ -21,17 +14,11 @@ afterAll(() => server.stop());
 const token = 'postgres-batch-token';
 const CONCURRENT = 64;
 
-const clients: ClientName[] = ['pg Pool', 'pg Client', 'postgres', 'PGlite'];
-for (const name of clients) {
-  (name === 'PGlite' ? describe : describeWithServer)(`claims and completions of one turn, with ${name}`, () => {
-    let db: TestDatabase;
-    beforeAll(async () => {
-      db = await openDatabase(name);
-    }, 60_000);
-    afterAll(() => db?.close());
-
+describeEachClient(
+  (name) => `claims and completions of one turn, with ${name}`,
+  (db) => {
     it(`claims and records ${CONCURRENT} concurrent deliveries in a few statements, and sweeps once`, async () => {
-      const counted = countingStatements(db.client as object);
+      const counted = countingStatements(db().client as object);
       const table = freshTable();
       const store = postgresDedupStore(counted.client as PostgresClientLike, { table });
       await store.claim({ deliveryId: 'creates-the-tables' });
@@ -60,7 +47,7 @@ for (const name of clients) {
     });
 
     it('claims an id once when two claims of it come in one turn, and records only the winning lease', async () => {
-      const store = postgresDedupStore(db.client, { table: freshTable() });
+      const store = postgresDedupStore(db().client, { table: freshTable() });
       await store.claim({ deliveryId: 'creates-the-tables' });
       const claim = { deliveryId: randomUUID() };
       const [first, second, other] = await Promise.all([
@@ -83,7 +70,7 @@ for (const name of clients) {
     });
 
     it('fails only the delivery whose answer Postgres cannot store, not the others it shared a statement with', async () => {
-      const store = postgresDedupStore(db.client, { table: freshTable() });
+      const store = postgresDedupStore(db().client, { table: freshTable() });
       await store.claim({ deliveryId: 'creates-the-tables' });
       const good = { deliveryId: randomUUID() };
       const bad = { deliveryId: randomUUID() };
@@ -104,17 +91,19 @@ for (const name of clients) {
 
     it('deletes as many expired rows as its claims owed sweeps for, one sweep at a time', async () => {
       const table = freshTable();
-      const store = postgresDedupStore(db.client, { table });
+      const store = postgresDedupStore(db().client, { table });
       await store.claim({ deliveryId: 'creates-the-tables' }); // claim 1 sweeps the empty table
-      await db.sql(
+      await db().sql(
         `INSERT INTO ${table} (id, lease, answer, expires_at)
-         SELECT 'old' || g, 'gone', '{"ok":true}', now() - interval '1 hour' FROM generate_series(1, 2000) g`,
+       SELECT 'old' || g, 'gone', '{"ok":true}', now() - interval '1 hour' FROM generate_series(1, 2000) g`,
       );
       // 8 waves of 64 concurrent claims: 4 sweeps come due in each, each owing 64 rows.
       for (let wave = 0; wave < 8; wave++) {
         await Promise.all(Array.from({ length: CONCURRENT }, () => store.claim({ deliveryId: randomUUID() })));
       }
-      const [{ n }] = (await db.sql(`SELECT count(*)::int AS n FROM ${table} WHERE id LIKE 'old%'`)) as [{ n: number }];
+      const [{ n }] = (await db().sql(`SELECT count(*)::int AS n FROM ${table} WHERE id LIKE 'old%'`)) as [
+        { n: number },
+      ];
       // 64 rows per due sweep, as when each claim swept on its own: about 2000 - 64 - 7 × 256.
       expect(n).toBeLessThanOrEqual(2000 - 6 * 4 * 64);
     });
@@ -124,22 +113,22 @@ for (const name of clients) {
       const errors: unknown[] = [];
       const receiver = createReceiver({
         token,
-        dedup: postgresDedupStore(db.client, { table }),
+        dedup: postgresDedupStore(db().client, { table }),
         onError: (error) => void errors.push(error),
         logger: false,
       });
       const delivery = () => signDelivery({ token, payload: articleSyncPayload() });
       expect((await receiver.handle(delivery(), {})).status).toBe(200); // creates the tables
-      await db.sql(`ALTER TABLE ${table} RENAME TO ${table}_away`);
+      await db().sql(`ALTER TABLE ${table} RENAME TO ${table}_away`);
       const answers = await Promise.all([receiver.handle(delivery(), {}), receiver.handle(delivery(), {})]);
       expect(answers.map((answer) => answer.status)).toEqual([503, 503]);
       expect(errors).toHaveLength(2);
       for (const error of errors) expect(String((error as Error).cause)).toContain(table);
-      await db.sql(`ALTER TABLE ${table}_away RENAME TO ${table}`);
+      await db().sql(`ALTER TABLE ${table}_away RENAME TO ${table}`);
       expect((await receiver.handle(delivery(), {})).status).toBe(200);
     });
-  });
-}
+  },
+);
 
 describe("claims under the fake timers of a user's test", () => {
   it('still settle: the store waits for the next turn with the setImmediate it found as it loaded', async () => {

@@ -1,7 +1,7 @@
 import { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
 import postgres from 'postgres';
-import { describe } from 'vitest';
+import { afterAll, beforeAll, describe } from 'vitest';
 import type { PostgresClientLike } from 'webhook-cms-receiver/postgres';
 import { HOW_TO_RUN_POSTGRES, type StartedPostgres, startPostgres } from '../setup/postgres.js';
 
@@ -74,6 +74,30 @@ export async function openDatabase(name: ClientName, options: { max?: number } =
       await side.end();
     },
   };
+}
+
+/** Every client kind the store accepts. */
+export const ALL_CLIENTS: readonly ClientName[] = ['pg Pool', 'pg Client', 'postgres', 'PGlite'];
+
+/**
+ * A describe block per client kind, its database open for the block's tests (`db()`): PGlite
+ * always, the server's clients when there is a server (else skipped, saying how to run them).
+ */
+export function describeEachClient(
+  title: (name: ClientName) => string,
+  body: (db: () => TestDatabase, name: ClientName) => void,
+  clients: readonly ClientName[] = ALL_CLIENTS,
+): void {
+  for (const name of clients) {
+    (name === 'PGlite' ? describe : describeWithServer)(title(name), () => {
+      let db: TestDatabase;
+      beforeAll(async () => {
+        db = await openDatabase(name);
+      }, 60_000);
+      afterAll(() => db?.close());
+      body(() => db, name);
+    });
+  }
 }
 
 export { freshTable } from './fresh-table.js';

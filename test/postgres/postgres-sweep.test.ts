@@ -1,17 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, expect, it, vi } from 'vitest';
 import { type ClaimOutcome, createReceiver, type DedupStore } from 'webhook-cms-receiver';
 import { type PostgresClientLike, postgresDedupStore } from 'webhook-cms-receiver/postgres';
 import { articleSyncPayload, signDelivery } from 'webhook-cms-receiver/testing';
 import { countingStatements } from './counting-statements.js';
-import {
-  type ClientName,
-  describeWithServer,
-  freshTable,
-  openDatabase,
-  server,
-  type TestDatabase,
-} from './postgres-clients.js';
+import { describeEachClient, freshTable, server, type TestDatabase } from './postgres-clients.js';
 
 // The store's sweep of expired rows: a statement of its own on the first claim and then on
 // every 16th (SWEEP_EVERY), deleting up to 64 rows (SWEEP_ROWS) from each table.
@@ -49,69 +42,63 @@ async function deliver(store: DedupStore, deliveryId = randomUUID()): Promise<vo
   await store.complete(claim, leaseOf(await store.claim(claim)), { ok: true });
 }
 
-const clients: ClientName[] = ['pg Pool', 'pg Client', 'postgres', 'PGlite'];
-for (const name of clients) {
-  (name === 'PGlite' ? describe : describeWithServer)(`the sweep of expired rows, with ${name}`, () => {
-    let db: TestDatabase;
-    beforeAll(async () => {
-      db = await openDatabase(name);
-    }, 60_000);
-    afterAll(() => db?.close());
-
+describeEachClient(
+  (name) => `the sweep of expired rows, with ${name}`,
+  (db) => {
     it('sweeps on the first claim and every 16th after it, more rows than 16 claims add', async () => {
       const table = freshTable();
-      const store = postgresDedupStore(db.client, { table });
+      const store = postgresDedupStore(db().client, { table });
       await deliver(store); // claim 1 sweeps an empty table and creates it
-      await expiredRows(db, table, SWEEP_ROWS + 10);
+      await expiredRows(db(), table, SWEEP_ROWS + 10);
       for (let i = 2; i <= SWEEP_EVERY; i++) await deliver(store);
       // Claims 2 to 16 leave expired rows alone: no claim statement deletes anything.
-      expect(await countOf(db, table)).toBe(SWEEP_EVERY + SWEEP_ROWS + 10);
+      expect(await countOf(db(), table)).toBe(SWEEP_EVERY + SWEEP_ROWS + 10);
       await deliver(store); // claim 17
-      expect(await countOf(db, table)).toBe(SWEEP_EVERY + 1 + 10);
-      expect(await countOf(db, `${table}_articles`)).toBe(SWEEP_EVERY + 1 + 10);
+      expect(await countOf(db(), table)).toBe(SWEEP_EVERY + 1 + 10);
+      expect(await countOf(db(), `${table}_articles`)).toBe(SWEEP_EVERY + 1 + 10);
       for (let i = 18; i <= 2 * SWEEP_EVERY + 1; i++) await deliver(store); // claim 33 sweeps the rest
-      expect(await countOf(db, table)).toBe(2 * SWEEP_EVERY + 1);
-      const left = await db.sql(`SELECT count(*)::int AS n FROM ${table}_articles WHERE article_id LIKE 'old%'`);
+      expect(await countOf(db(), table)).toBe(2 * SWEEP_EVERY + 1);
+      const left = await db().sql(`SELECT count(*)::int AS n FROM ${table}_articles WHERE article_id LIKE 'old%'`);
       expect(left[0]!.n).toBe(0);
     });
 
     it('never sweeps a live row: a held article or a delivery inside its retention stays', async () => {
       const table = freshTable();
-      const store = postgresDedupStore(db.client, { table });
+      const store = postgresDedupStore(db().client, { table });
       const running = { deliveryId: randomUUID(), order: { articleId: 'held', timestamp: 1 } };
       leaseOf(await store.claim(running)); // claim 1: the sweep finds nothing
       await deliver(store);
       // An article whose mark expired while a delivery still holds it.
-      await db.sql(
+      await db().sql(
         `UPDATE ${table}_articles SET expires_at = now() - interval '1 hour', holder_expires_at = now() + interval '1 hour'
-         WHERE article_id = 'held'`,
+       WHERE article_id = 'held'`,
       );
-      await expiredRows(db, table, 3);
-      const fresh = postgresDedupStore(db.client, { table }); // its first claim sweeps
+      await expiredRows(db(), table, 3);
+      const fresh = postgresDedupStore(db().client, { table }); // its first claim sweeps
       await deliver(fresh);
-      const ids = await db.sql(`SELECT id FROM ${table} WHERE id LIKE 'old%'`);
+      const ids = await db().sql(`SELECT id FROM ${table} WHERE id LIKE 'old%'`);
       expect(ids).toEqual([]);
-      expect(await countOf(db, table)).toBe(3);
-      const articles = await db.sql(`SELECT article_id FROM ${table}_articles WHERE article_id = 'held'`);
+      expect(await countOf(db(), table)).toBe(3);
+      const articles = await db().sql(`SELECT article_id FROM ${table}_articles WHERE article_id = 'held'`);
       expect(articles).toEqual([{ article_id: 'held' }]);
     });
 
     it('sweeps in transactional mode too, before the transaction', async () => {
       const table = freshTable();
-      const store = postgresDedupStore(db.client, { table, transactional: true });
+      const store = postgresDedupStore(db().client, { table, transactional: true });
       const receiver = createReceiver({ token, dedup: store, ordering: true });
       const run = () => receiver.handle(signDelivery({ token, payload: articleSyncPayload() }), {});
       expect((await run()).status).toBe(200); // claim 1 creates the tables
-      await expiredRows(db, table, 20);
+      await expiredRows(db(), table, 20);
       for (let i = 2; i <= SWEEP_EVERY; i++) expect((await run()).status).toBe(200);
-      expect(await countOf(db, table)).toBe(SWEEP_EVERY + 20);
+      expect(await countOf(db(), table)).toBe(SWEEP_EVERY + 20);
       expect((await run()).status).toBe(200);
-      expect(await countOf(db, table)).toBe(SWEEP_EVERY + 1);
-      expect(await countOf(db, `${table}_articles`)).toBe(SWEEP_EVERY + 1);
+      expect(await countOf(db(), table)).toBe(SWEEP_EVERY + 1);
+      expect(await countOf(db(), `${table}_articles`)).toBe(SWEEP_EVERY + 1);
     });
 
     it('sends the sweep as one statement of its own, on sweeping claims only', async () => {
-      const counted = countingStatements(db.client as object);
+      const counted = countingStatements(db().client as object);
       const store = postgresDedupStore(counted.client as PostgresClientLike, { table: freshTable() });
       await deliver(store); // the first use checks and creates the tables
       for (let i = 2; i <= SWEEP_EVERY + 1; i++) {
@@ -123,10 +110,10 @@ for (const name of clients) {
 
     it('reports a failing sweep to onError and still answers the delivery (plain mode)', async () => {
       const table = freshTable();
-      const store = postgresDedupStore(db.client, { table });
+      const store = postgresDedupStore(db().client, { table });
       await deliver(store); // claim 1: creates the tables
-      await refuseDeletes(db, table);
-      await expiredRows(db, table, 2);
+      await refuseDeletes(db(), table);
+      await expiredRows(db(), table, 2);
       for (let i = 2; i <= SWEEP_EVERY; i++) await deliver(store);
       const onError = vi.fn();
       const receiver = createReceiver({ token, dedup: store, onError });
@@ -138,25 +125,25 @@ for (const name of clients) {
 
     it('answers 503 with nothing claimed when the sweep fails (transactional mode)', async () => {
       const table = freshTable();
-      const store = postgresDedupStore(db.client, { table, transactional: true });
+      const store = postgresDedupStore(db().client, { table, transactional: true });
       const onError = vi.fn();
       const receiver = createReceiver({ token, dedup: store, onError });
       const delivery = () => signDelivery({ token, payload: articleSyncPayload() });
       expect((await receiver.handle(delivery(), {})).status).toBe(200); // claim 1: creates the tables
-      await refuseDeletes(db, table);
-      await expiredRows(db, table, 2);
+      await refuseDeletes(db(), table);
+      await expiredRows(db(), table, 2);
       for (let i = 2; i <= SWEEP_EVERY; i++) expect((await receiver.handle(delivery(), {})).status).toBe(200);
       const failing = delivery();
       expect((await receiver.handle(failing, {})).status).toBe(503);
       expect(String(onError.mock.calls.at(-1)?.[0]?.cause ?? onError.mock.calls.at(-1)?.[0])).toMatch(
         /no deletes here/,
       );
-      expect(await countOf(db, table)).toBe(SWEEP_EVERY + 2);
+      expect(await countOf(db(), table)).toBe(SWEEP_EVERY + 2);
       // The retry, 15 claims before the next sweep, goes through.
       expect((await receiver.handle(failing, {})).status).toBe(200);
     });
-  });
-}
+  },
+);
 
 /** A trigger that fails every delete from the deliveries table, as a missing DELETE grant would. */
 async function refuseDeletes(db: TestDatabase, table: string): Promise<void> {

@@ -9,7 +9,7 @@ import type { Tables } from './table-sql.js';
  * decide one after the other on what the other wrote.
  */
 export interface PlainStatements {
-  /** $1 JSON array of `{ id, lease }`, $2 lease ms. A row per id: `id`, `lease`, `answer`. */
+  /** $1 JSON array of `{ id, lease }`, $2 lease ms. A row per id: `source` ('claimed'), `id`, `lease`, `answer`. */
   claimBatch: string;
   /** $1 id, $2 lease, $3 lease ms, $4 retention ms, $5 article id, $6 envelope timestamp. */
   claimOrdered: string;
@@ -53,7 +53,7 @@ export function plainStatements(t: Tables): PlainStatements {
     claimBatch: claimUpsert(
       D,
       `SELECT u.id, u.lease, NULL::jsonb, now() + ${ms('$2')} FROM jsonb_to_recordset($1::text::jsonb) AS u(id text, lease text)`,
-      'd.id, ',
+      `'claimed' AS source, d.id, `,
     ),
 
     // The snapshot's `known` row lets a duplicate of a live delivery skip the article (so it

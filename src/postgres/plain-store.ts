@@ -3,7 +3,7 @@ import { batched } from './batch.js';
 import { decideClaim } from './claim-rows.js';
 import type { Row } from './database.js';
 import { plainStatements } from './plain-statements.js';
-import { explainPostgresError, sqlState } from './postgres-errors.js';
+import { explainPostgresError, refusedByServer } from './postgres-errors.js';
 import { storedClaim } from '../dedup/stored-ids.js';
 import type { StoreSettings } from './store-settings.js';
 
@@ -27,22 +27,23 @@ export function plainStore(settings: StoreSettings): DedupStore {
   };
 
   // Claims and completions without ordering share statements (batch.ts); a statement the
-  // database refused (an error with a SQLSTATE, raw or explained) wrote nothing, so its items
-  // are sent again one each and only the faulty one fails.
-  const alone = (error: unknown) =>
-    [error, (error as { cause?: unknown } | null)?.cause].some((e) => /^[0-9A-Z]{5}$/.test(sqlState(e) ?? ''));
+  // database refused wrote nothing, so its items are sent again one each and only the faulty
+  // one fails.
   const claimInTurn = batched<{ id: string; lease: string }, Row[]>({
     key: (item) => item.id,
-    alone,
+    alone: refusedByServer,
     run: async (items) => {
       const rows = await run('claim', sql.claimBatch, [JSON.stringify(items), leaseMs]);
-      const byId = new Map(rows.map((row) => [row.id, { ...row, source: 'claimed' }]));
-      return items.map((item) => (byId.has(item.id) ? [byId.get(item.id)!] : []));
+      const byId = new Map(rows.map((row) => [row.id, row]));
+      return items.map((item) => {
+        const row = byId.get(item.id);
+        return row ? [row] : [];
+      });
     },
   });
   const completeInTurn = batched<{ id: string; lease: string; answer: StoredAnswer }, boolean>({
     key: (item) => item.id,
-    alone,
+    alone: refusedByServer,
     run: async (items) => {
       const rows = await run('record a delivery', sql.completeBatch, [JSON.stringify(items), retentionMs]);
       const recorded = new Set(rows.map((row) => row.id));

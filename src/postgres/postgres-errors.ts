@@ -16,6 +16,17 @@ export function sqlState(error: unknown): string | undefined {
 }
 
 /**
+ * Whether the server refused the statement (the error, or the cause an explanation wraps,
+ * carries a five-character SQLSTATE): it then wrote nothing. A lost connection carries none
+ * (or a client's own code, such as `ECONNRESET`): the statement may have committed.
+ */
+export function refusedByServer(error: unknown): boolean {
+  return [error, (error as { cause?: unknown } | null | undefined)?.cause].some((e) =>
+    /^[0-9A-Z]{5}$/.test(sqlState(e) ?? ''),
+  );
+}
+
+/**
  * A lock wait that gave up (`lock_timeout`), or a deadlock Postgres broke by cancelling this
  * statement: either way another transaction holds the delivery or its article right now.
  */

@@ -54,7 +54,7 @@ function nodeDecoder(): ((bytes: Uint8Array) => string | undefined) | undefined 
   const asBuffer = (bytes: Uint8Array): NodeBytes =>
     Buffer.isBuffer(bytes) ? (bytes as NodeBytes) : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   return (bytes) => {
-    if (wide && bytes.byteLength >= TRANSCODE_MIN_BYTES) return wide(asBuffer(bytes), isUtf8);
+    if (wide && bytes.byteLength >= TRANSCODE_MIN_BYTES) return wide(asBuffer(bytes));
     return isUtf8(bytes) ? asBuffer(bytes).toString('utf8') : undefined;
   };
 }
@@ -66,10 +66,8 @@ function nodeDecoder(): ((bytes: Uint8Array) => string | undefined) | undefined 
  * Only where `transcode` gives the known answer (a runtime without ICU has none, and one that
  * dropped the byte-order mark would let a BOM through).
  */
-function wideDecoder(
-  buffer: NodeBuffer,
-): ((bytes: NodeBytes, isUtf8: NodeBuffer['isUtf8']) => string | undefined) | undefined {
-  const { transcode, isAscii } = buffer;
+function wideDecoder(buffer: NodeBuffer): ((bytes: NodeBytes) => string | undefined) | undefined {
+  const { transcode, isAscii, isUtf8 } = buffer;
   if (typeof transcode !== 'function' || typeof isAscii !== 'function') return undefined;
   try {
     const known = new TextEncoder().encode(KNOWN);
@@ -78,7 +76,7 @@ function wideDecoder(
   } catch {
     return undefined;
   }
-  return (bytes, isUtf8) => {
+  return (bytes) => {
     if (isAscii(bytes)) return bytes.toString('latin1');
     if (!isUtf8(bytes)) return undefined;
     try {

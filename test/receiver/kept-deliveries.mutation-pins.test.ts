@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { createReceiver, memoryDedupStore, type WebhookEvent } from 'webhook-cms-receiver';
+import { createReceiver, type WebhookEvent } from 'webhook-cms-receiver';
 import { signDelivery, testPayload } from 'webhook-cms-receiver/testing';
+import { rotatingReceiver } from '../helpers/rotating-receiver.js';
 
 // Requests kept during a rotation window, at their edges: test/rotation covers the window.
 
@@ -9,13 +10,13 @@ const NEW = 'kept-pins-new-token-9876';
 
 describe('kept requests, at their edges', () => {
   it('keeps and later processes a test delivery sent without a delivery id (a header it does not have)', async () => {
-    const tokens = { list: [OLD] };
-    const time = { now: Date.now() };
     const warnings: string[] = [];
-    const receiver = createReceiver({
-      token: () => ({ tokens: tokens.list, rotatingUntil: time.now + 3_600_000 }),
-      now: () => time.now,
-      dedup: memoryDedupStore({ now: () => time.now }),
+    const {
+      receiver,
+      tokens,
+      time,
+      sign: signed,
+    } = rotatingReceiver([OLD], {
       logger: { warn: (message: string) => void warnings.push(message), error: () => {} },
     });
     const seen: WebhookEvent[] = [];
@@ -27,8 +28,7 @@ describe('kept requests, at their edges', () => {
         if (seen.length === 2) processed();
       },
     };
-    const sign = (token: string) =>
-      signDelivery({ token, payload: testPayload(), deliveryId: null, timestamp: Math.floor(time.now / 1000) });
+    const sign = (token: string) => signed(token, { payload: testPayload(), deliveryId: null });
     expect((await receiver.handle(sign(NEW), handlers)).status).toBe(503);
     tokens.list = [NEW, OLD];
     time.now += 600_000;

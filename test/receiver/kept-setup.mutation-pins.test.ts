@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { createReceiver, memoryDedupStore } from 'webhook-cms-receiver';
 import { articleSyncPayload, signDelivery } from 'webhook-cms-receiver/testing';
 import { eventRecorder } from '../helpers/event-recorder.js';
+import { rotatingReceiver } from '../helpers/rotating-receiver.js';
 
 // How a receiver hands its kept requests (rotation window) the handlers and finds the ones
 // another instance kept: test/rotation covers the window itself.
@@ -11,18 +12,10 @@ const NEW = 'kept-setup-new-token-9876';
 
 describe('kept requests and the receiver around them', () => {
   it('are processed with the handlers of the latest handle(), not those of the request that was kept', async () => {
-    const tokens = { list: [OLD] };
-    const time = { now: Date.now() };
-    const receiver = createReceiver({
-      token: () => ({ tokens: tokens.list, rotatingUntil: time.now + 3_600_000 }),
-      now: () => time.now,
-      dedup: memoryDedupStore({ now: () => time.now }),
-      logger: false,
-    });
+    const { receiver, tokens, time, sign: signed } = rotatingReceiver([OLD]);
     const first = eventRecorder();
     const latest = eventRecorder();
-    const sign = (token: string, deliveryId: string) =>
-      signDelivery({ token, payload: articleSyncPayload(), deliveryId, timestamp: Math.floor(time.now / 1000) });
+    const sign = (token: string, deliveryId: string) => signed(token, { deliveryId });
     expect((await receiver.handle(sign(NEW, 'kept-h'), first.handlers)).status).toBe(503);
     expect((await receiver.handle(sign(OLD, 'live-1'), latest.handlers)).status).toBe(200);
     // The new token arrives: its first delivery re-reads the source, which lets the kept one out.
@@ -57,16 +50,8 @@ describe('kept requests and the receiver around them', () => {
     // the receiver below settles within a turn of the loop.
     const other = createReceiver({ token: [OLD], rotatingUntil: Date.now() + 3_600_000, logger: false });
     expect((await other.handle(signDelivery({ token: NEW, payload: articleSyncPayload() }), {})).status).toBe(503);
-    const tokens = { list: [OLD] };
-    const time = { now: Date.now() };
-    const receiver = createReceiver({
-      token: () => ({ tokens: tokens.list, rotatingUntil: time.now + 3_600_000 }),
-      now: () => time.now,
-      dedup: memoryDedupStore({ now: () => time.now }),
-      logger: false,
-    });
-    const sign = (token: string, deliveryId: string) =>
-      signDelivery({ token, payload: articleSyncPayload(), deliveryId, timestamp: Math.floor(time.now / 1000) });
+    const { receiver, tokens, time, sign: signed } = rotatingReceiver([OLD]);
+    const sign = (token: string, deliveryId: string) => signed(token, { deliveryId });
     // verify() reads the source (its first answer is a change), which loads the kept-request code.
     expect((await receiver.verify(sign(OLD, 'verified-first'))).deliveryId).toBe('verified-first');
     await new Promise((resolve) => setImmediate(resolve));

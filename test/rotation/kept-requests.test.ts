@@ -2,35 +2,29 @@ import { describe, expect, it } from 'vitest';
 import { createReceiver, memoryDedupStore } from 'webhook-cms-receiver';
 import { articleSyncPayload, signDelivery } from 'webhook-cms-receiver/testing';
 import { eventRecorder } from '../helpers/event-recorder.js';
+import { rotatingReceiver } from '../helpers/rotating-receiver.js';
 
 const OLD = 'kept-old-token-0123456789';
 const NEW = 'kept-new-token-9876543210';
 
 describe('requests kept during a rotation window', () => {
   it('are processed once a token verifies them, judged against the time received; the retry is a duplicate', async () => {
-    const tokens = { list: [OLD] };
-    const time = { now: Date.now() };
-    const receiver = createReceiver({
-      token: () => ({ tokens: tokens.list, rotatingUntil: time.now + 3_600_000 }),
-      now: () => time.now,
-      dedup: memoryDedupStore({ now: () => time.now }),
-      logger: false,
-    });
+    const { receiver, tokens, time, sign } = rotatingReceiver([OLD]);
     const { seen, until, handlers } = eventRecorder();
     const payload = articleSyncPayload();
     const deliveryId = 'kept-1';
-    const first = signDelivery({ token: NEW, payload, deliveryId, timestamp: Math.floor(time.now / 1000) });
+    const first = sign(NEW, { payload, deliveryId });
     expect((await receiver.handle(first, handlers)).status).toBe(503);
     expect(seen).toHaveLength(0);
     // Ten minutes later (past the 300 s tolerance) the user updates the secret.
     time.now += 600_000;
     tokens.list = [NEW, OLD];
-    const other = signDelivery({ token: NEW, payload: articleSyncPayload(), timestamp: Math.floor(time.now / 1000) });
+    const other = sign(NEW);
     expect((await receiver.handle(other, handlers)).status).toBe(200);
     await until(2);
     expect(seen.map((event) => event.deliveryId)).toContain(deliveryId);
     expect(seen.find((event) => event.deliveryId === deliveryId)?.tokenIndex).toBe(0);
-    const retry = signDelivery({ token: NEW, payload, deliveryId, timestamp: Math.floor(time.now / 1000) });
+    const retry = sign(NEW, { payload, deliveryId });
     expect(await receiver.handle(retry, handlers)).toEqual({ status: 200, body: { ok: true, duplicate: true } });
     expect(seen).toHaveLength(2);
   });

@@ -36,6 +36,15 @@ const CI_FRAMEWORKS = new Set(['node:http', 'Fastify 5', 'Koa 3', 'Express 5']);
 export const SIZE_LABELS = { 1024: '1 KiB', 16384: '16 KiB', 262144: '256 KiB', 1048576: '1 MiB' };
 const ALL_SIZES = [1024, 16384, 262144, 1048576];
 
+/**
+ * handle() and its deduplicating limit keep every delivery id, so their heaps grow and a
+ * scavenge (or a table's rehash) falls in some windows of 1,000 calls and not in others, at
+ * places that move with allocation before the windows (the checkout's path, the environment).
+ * Three windows put their ratio anywhere from 0.972 to 0.988 in processes on the same code
+ * (CI failed on a 0.972); nine, trimmed (bench/icount/report.mjs), average those out.
+ */
+const GROWING = { windows: 9 };
+
 /** Above 64 KiB "limit, fastest HMAC" is the limit itself (see bench/lib/peers.mjs). */
 const VERIFY_SUBJECTS = [
   ['verify()', ALL_SIZES],
@@ -43,8 +52,8 @@ const VERIFY_SUBJECTS = [
   ['limit, fastest HMAC', [1024, 16384]],
   ['octokit', ALL_SIZES],
   ['stripe', ALL_SIZES],
-  ['handle()', [1024, 16384]],
-  ['deduplicating limit', [1024, 16384]],
+  ['handle()', [1024, 16384], GROWING],
+  ['deduplicating limit', [1024, 16384], GROWING],
 ];
 export const FRAMEWORKS = [
   'node:http',
@@ -58,8 +67,15 @@ export const FRAMEWORKS = [
 
 /** Every run: one process each. `id` names it in the baseline. */
 export const RUNS = [
-  ...VERIFY_SUBJECTS.flatMap(([subject, sizes]) =>
-    sizes.map((size) => ({ id: `${subject} @ ${SIZE_LABELS[size]}`, kind: 'micro', subject, size, ...MICRO[size] })),
+  ...VERIFY_SUBJECTS.flatMap(([subject, sizes, override]) =>
+    sizes.map((size) => ({
+      id: `${subject} @ ${SIZE_LABELS[size]}`,
+      kind: 'micro',
+      subject,
+      size,
+      ...MICRO[size],
+      ...(size === 1024 ? override : undefined),
+    })),
   ),
   ...FRAMEWORKS.flatMap((framework) =>
     ['bare', 'ours'].map((route) => ({ id: `${framework} ${route}`, kind: 'http', framework, route, ...HTTP })),
@@ -128,7 +144,9 @@ const REACHED = new Set([
     `stripe ÷ verify() @ ${SIZE_LABELS[size]}`,
   ]),
   'limit, fastest HMAC ÷ verify() @ 1 KiB',
-  'deduplicating limit ÷ handle() @ 1 KiB',
+  // Not `handle()` at 1 KiB: counted over nine windows (GROWING above) it is 0.972 to 0.976 in
+  // processes on the same code, over its 0.97 in each but by less than it moves between them.
+  // The three-window median that put it at 0.988 had counted windows without a scavenge.
   'deduplicating limit ÷ handle() @ 16 KiB',
   // Adapters under the HTTP budget above: 0.971, 0.977 and 0.991 in the run that set the
   // baseline. Express 5 met its 0.93 by 0.0001 there, too close to gate on.

@@ -66,7 +66,7 @@ const concurrency = await concurrencySuite(quick ? { rounds: 1, perCell: 100 } :
 step('queue mode on BullMQ: answer latency, and worker throughput with 1, 2 and 4 workers (starts Redis)');
 const queue = await queueSuite(
   quick
-    ? { rounds: 1, requests: 20, drainRounds: 1, jobs: 40 }
+    ? { rounds: 1, requests: 20, drainRounds: 1, jobs: 40, warmup: 20 }
     : { rounds: 7, requests: 200, drainRounds: 5, jobs: 400 },
 );
 

@@ -112,10 +112,10 @@ async function throughputPart({ redisUrl, Queue, bullmqQueue, rounds, jobs }) {
 }
 
 /**
- * @param {{ rounds: number, requests: number, drainRounds: number, jobs: number }} options
+ * @param {{ rounds: number, requests: number, drainRounds: number, jobs: number, warmup?: number }} options
  * @returns {Promise<{ skipped?: string, latency?: object[], throughput?: object[], jobs: number, rounds: number, requests: number, drainRounds: number }>}
  */
-export async function queueSuite({ rounds, requests, drainRounds, jobs }) {
+export async function queueSuite({ rounds, requests, drainRounds, jobs, warmup }) {
   const shape = { jobs, rounds, requests, drainRounds };
   const redis = await startRedis().catch((error) => ({ missing: error.message }));
   if (redis.missing) return { ...shape, skipped: redis.missing };
@@ -125,7 +125,16 @@ export async function queueSuite({ rounds, requests, drainRounds, jobs }) {
     const { bullmqQueue } = await import('webhook-cms-receiver/bullmq');
     const { redisDedupStore } = await import('webhook-cms-receiver/redis');
     const redisUrl = redis.url;
-    const latency = await latencyPart({ redisUrl, Queue, Redis, bullmqQueue, redisDedupStore, rounds, requests });
+    const latency = await latencyPart({
+      redisUrl,
+      Queue,
+      Redis,
+      bullmqQueue,
+      redisDedupStore,
+      rounds,
+      requests,
+      warmup,
+    });
     const throughput = await throughputPart({ redisUrl, Queue, bullmqQueue, rounds: drainRounds, jobs });
     return { ...shape, latency, throughput };
   } finally {

@@ -51,6 +51,8 @@ export function hostContextTable(rows) {
       'in ALS ÷ without',
       'rounds min–max',
       'in ALS ÷ bare',
+      'server CPU per request: without ÷ in ALS',
+      'rounds min–max',
     ],
     rows
       .filter((r) => r.host)
@@ -62,6 +64,8 @@ export function hostContextTable(rows) {
         x(r.host.ratio),
         `${x(Math.min(...r.host.ratios))}–${x(Math.max(...r.host.ratios))}`,
         x(r.host.ofBare),
+        r.host.cpu ? x(r.host.cpu.ratio) : '—',
+        r.host.cpu ? `${x(Math.min(...r.host.cpu.ratios))}–${x(Math.max(...r.host.cpu.ratios))}` : '—',
       ]),
   );
 }

@@ -7,6 +7,7 @@ import autocannon from 'autocannon';
 import { articleBody, signedDelivery } from '../lib/deliveries.mjs';
 import { median } from '../lib/measure.mjs';
 import { forkPinned } from '../lib/pinning.mjs';
+import { treeCpuMs } from '../lib/process-cpu.mjs';
 
 export const HTTP_SIZES = [
   ['1 KiB', 1024, { ascii: false }],
@@ -51,10 +52,16 @@ export async function httpSuite({ rounds, seconds, warmup = 0.5, labels }) {
         // Warm every route up before anything counts (a smoke run may skip it: warmup 0).
         if (warmup > 0) for (const url of routes) await load(url, signedDelivery(body), warmup);
         const perRound = routes.map(() => []);
+        // The server's CPU per request beside its rate: other work on a shared machine moves a
+        // round's rate far more than the server's own CPU per request.
+        const cpuPerRound = routes.map(() => []);
         for (let round = 0; round < rounds; round++) {
           for (let k = 0; k < routes.length; k++) {
             const index = (k + round) % routes.length;
+            const cpuBefore = treeCpuMs([child.pid]);
             const result = await load(routes[index], signedDelivery(body), seconds);
+            const cpuMs = treeCpuMs([child.pid]) - cpuBefore;
+            if (result.requests.total > 0) cpuPerRound[index].push((cpuMs * 1000) / result.requests.total);
             if (result.errors || result.timeouts || result.non2xx)
               throw new Error(
                 `${routes[index]}: ${result.errors} errors, ${result.timeouts} timeouts, ${result.non2xx} non-2xx`,
@@ -79,6 +86,10 @@ export async function httpSuite({ rounds, seconds, warmup = 0.5, labels }) {
             ratios: hostRatios,
             ofBare: median(perRound[2].map((withHost, round) => withHost / perRound[0][round])),
           };
+          // Without /proc the readings are NaN and the column is left out.
+          const cpuRatios = cpuPerRound[2].map((withHost, round) => cpuPerRound[1][round] / withHost);
+          if (cpuRatios.length === rounds && cpuRatios.every(Number.isFinite))
+            row.host.cpu = { ratio: median(cpuRatios), ratios: cpuRatios, usOurs: median(cpuPerRound[1]) };
         }
         rows.push(row);
       }

@@ -7,18 +7,20 @@ import { RUNS } from './plan.mjs';
 export const BASELINE_SLACK = 0.02;
 
 /**
- * Per call, from a run's window dumps: the mean of the windows without the highest and the
- * lowest (for three windows, the median), SHA-256's share likewise, and the spread. Trimmed,
- * so one window that holds a rare event (a mark-compact, a late tier-up) does not move the
- * run; a mean of the rest, so the periodic ones (a scavenge every thousand calls or so) are
- * paid pro rata wherever they fall: where they fall moves with anything that shifts
- * allocation, even the length of the checkout's path.
+ * Per call, from a run's window dumps: the mean of the windows left when a quarter at each end
+ * is dropped (at least one: of three windows, the median; of nine, the middle five), SHA-256's
+ * share likewise, and the spread. Trimmed, so a window that holds a rare event (a mark-compact
+ * and the re-optimising after it, which can reach into the next window) does not move the run;
+ * a mean of the rest, so the periodic events (a scavenge every thousand calls or so) are paid
+ * pro rata wherever they fall: where they fall moves with anything that shifts allocation,
+ * even the length of the checkout's path.
  */
 export function perCall(run, windowDumps) {
   const irs = windowDumps.map((d) => d.ir / run.calls);
   const shas = windowDumps.map((d) => d.sha / run.calls);
   const order = irs.map((_, i) => i).sort((a, b) => irs[a] - irs[b]);
-  const kept = order.length > 2 ? order.slice(1, -1) : order;
+  const cut = Math.max(1, Math.floor(order.length / 4));
+  const kept = order.length > 2 ? order.slice(cut, -cut) : order;
   const mean = (values) => kept.reduce((sum, i) => sum + values[i], 0) / kept.length;
   const ir = mean(irs);
   return { ir, sha: mean(shas), spread: (Math.max(...irs) - Math.min(...irs)) / ir, windows: irs };

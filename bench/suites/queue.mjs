@@ -125,16 +125,8 @@ export async function queueSuite({ rounds, requests, drainRounds, jobs, warmup }
     const { bullmqQueue } = await import('webhook-cms-receiver/bullmq');
     const { redisDedupStore } = await import('webhook-cms-receiver/redis');
     const redisUrl = redis.url;
-    const latency = await latencyPart({
-      redisUrl,
-      Queue,
-      Redis,
-      bullmqQueue,
-      redisDedupStore,
-      rounds,
-      requests,
-      warmup,
-    });
+    const clients = { Queue, Redis, bullmqQueue, redisDedupStore };
+    const latency = await latencyPart({ redisUrl, ...clients, rounds, requests, warmup });
     const throughput = await throughputPart({ redisUrl, Queue, bullmqQueue, rounds: drainRounds, jobs });
     return { ...shape, latency, throughput };
   } finally {

@@ -4,7 +4,7 @@ import { childEnv } from './child-env.js';
 
 /** A running starter: the URL it printed, everything it printed so far, and how to stop it. */
 export interface RunningStarter {
-  /** The first `http://…` URL the starter printed (its webhook endpoint). */
+  /** The starter's webhook endpoint: the first `http://…` URL it printed, or where `url` says. */
   url: string;
   output(): string;
   /**
@@ -26,6 +26,11 @@ export interface StarterCommand {
   command?: [string, ...string[]];
   /** How long to wait, in milliseconds. Default 30 s. */
   timeoutMs?: number;
+  /**
+   * Where the endpoint's URL is printed: its first group. Default: the first `http://…` URL.
+   * A command that starts several processes (`npm run dev`) may print another URL first.
+   */
+  url?: RegExp;
 }
 
 // A starter on PGlite creates its database on first start: 15-20 s on a loaded two-core machine.
@@ -55,7 +60,7 @@ export function startStarter(
       reject(new Error(`The starter printed no URL within ${options.timeoutMs ?? STARTUP_MS} ms:\n${output()}`));
     }, options.timeoutMs ?? STARTUP_MS);
     const onData = () => {
-      const url = /http:\/\/[^\s]+/.exec(output())?.[0];
+      const url = options.url ? options.url.exec(output())?.[1] : /http:\/\/[^\s]+/.exec(output())?.[0];
       if (!url) return;
       clearTimeout(timer);
       resolve({ url, output, stop, waitFor: (pattern, timeoutMs) => waitFor(output, pattern, timeoutMs) });

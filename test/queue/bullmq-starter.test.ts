@@ -79,7 +79,8 @@ describeWithRedis('examples/bullmq-worker for local development', () => {
     const dev = await startStarter(
       starter.dir,
       { ...env, PORT: '0', HOST: '127.0.0.1' },
-      { command: ['npm', 'run', 'dev'] },
+      // The worker prints the site's URL too, and may print it first.
+      { command: ['npm', 'run', 'dev'], url: /receiving on (http:\/\/\S+)/ },
     );
     onTestFinished(() => dev.stop());
     await dev.waitFor('worker ready', 30_000);

@@ -52,16 +52,18 @@ export async function httpSuite({ rounds, seconds, warmup = 0.5, labels }) {
         // Warm every route up before anything counts (a smoke run may skip it: warmup 0).
         if (warmup > 0) for (const url of routes) await load(url, signedDelivery(body), warmup);
         const perRound = routes.map(() => []);
-        // The server's CPU per request beside its rate: other work on a shared machine moves a
-        // round's rate far more than the server's own CPU per request.
+        // The server's CPU per request beside its rate, for the host-context rows (the cells
+        // with /ours-als): other work on a shared machine moves a round's rate far more than
+        // the server's own CPU per request. Without /proc the readings are NaN.
         const cpuPerRound = routes.map(() => []);
+        const hostCell = names.includes('ours-als');
         for (let round = 0; round < rounds; round++) {
           for (let k = 0; k < routes.length; k++) {
             const index = (k + round) % routes.length;
-            const cpuBefore = treeCpuMs([child.pid]);
+            const cpuBefore = hostCell ? treeCpuMs([child.pid]) : 0;
             const result = await load(routes[index], signedDelivery(body), seconds);
-            const cpuMs = treeCpuMs([child.pid]) - cpuBefore;
-            if (result.requests.total > 0) cpuPerRound[index].push((cpuMs * 1000) / result.requests.total);
+            if (hostCell)
+              cpuPerRound[index].push(((treeCpuMs([child.pid]) - cpuBefore) * 1000) / result.requests.total);
             if (result.errors || result.timeouts || result.non2xx)
               throw new Error(
                 `${routes[index]}: ${result.errors} errors, ${result.timeouts} timeouts, ${result.non2xx} non-2xx`,
@@ -86,10 +88,9 @@ export async function httpSuite({ rounds, seconds, warmup = 0.5, labels }) {
             ratios: hostRatios,
             ofBare: median(perRound[2].map((withHost, round) => withHost / perRound[0][round])),
           };
-          // Without /proc the readings are NaN and the column is left out.
-          const cpuRatios = cpuPerRound[2].map((withHost, round) => cpuPerRound[1][round] / withHost);
-          if (cpuRatios.length === rounds && cpuRatios.every(Number.isFinite))
-            row.host.cpu = { ratio: median(cpuRatios), ratios: cpuRatios, usOurs: median(cpuPerRound[1]) };
+          // A NaN reading (no /proc) leaves the column out.
+          const cpuRatios = cpuPerRound[2].map((inHost, round) => cpuPerRound[1][round] / inHost);
+          if (cpuRatios.every(Number.isFinite)) row.host.cpu = { ratio: median(cpuRatios), ratios: cpuRatios };
         }
         rows.push(row);
       }

@@ -27,7 +27,8 @@ export interface MemoryDedupStoreOptions {
 
 /** A claim in progress, or a done delivery whose answer carries more than `{ ok: true }`. */
 interface Entry {
-  lease: number;
+  /** As the claim answered it: compared as it comes back, with no conversion per call. */
+  lease: string;
   expiresAt: number;
   answer: StoredAnswer | undefined;
 }
@@ -45,6 +46,8 @@ const SWEEP_PER_CALL = 8;
 const EVICTION_TRIES = 8;
 // Dropping live ids is reported at most once per this long, with a count: once per burst.
 const EVICTION_REPORT_MS = 60_000;
+// What almost every handler's success answers, one shared object (see okAnswer).
+const PLAIN_ANSWER = okAnswer();
 
 /**
  * Remembers deliveries in this process's memory: the default store. Claims are atomic because
@@ -108,9 +111,10 @@ export function memoryDedupStore(options: MemoryDedupStoreOptions = {}): DedupSt
         const answer = answerOf(slot);
         return answer ? { state: 'done', answer } : { state: 'in-progress' };
       }
-      const lease = ++leases;
+      const number = ++leases;
+      const lease = String(number);
       if (order) {
-        const entry = articles.enter(order, { lease, until: at + leaseMs, at });
+        const entry = articles.enter(order, { lease: number, until: at + leaseMs, at });
         if (entry.state === 'busy') return { state: 'in-progress' };
         if (entry.state === 'stale') {
           add(deliveryId, { lease, expiresAt: at + retentionMs, answer: STALE_ANSWER }, at);
@@ -119,9 +123,7 @@ export function memoryDedupStore(options: MemoryDedupStoreOptions = {}): DedupSt
       }
       add(deliveryId, { lease, expiresAt: at + leaseMs, answer: undefined }, at);
       const dropped = warning(at);
-      return dropped
-        ? { state: 'claimed', lease: String(lease), warning: dropped }
-        : { state: 'claimed', lease: String(lease) };
+      return dropped ? { state: 'claimed', lease, warning: dropped } : { state: 'claimed', lease };
     },
     renew({ deliveryId, order }, lease) {
       const at = now();
@@ -129,21 +131,19 @@ export function memoryDedupStore(options: MemoryDedupStoreOptions = {}): DedupSt
       const slot = live(ids, deliveryId, at);
       if (slot === undefined) {
         // Lapsed and nobody took it: hold it again rather than let a copy run beside us.
-        add(deliveryId, { lease: Number(lease), expiresAt: at + leaseMs, answer: undefined }, at);
+        add(deliveryId, { lease, expiresAt: at + leaseMs, answer: undefined }, at);
         return true;
       }
-      if (typeof slot !== 'object' || slot.lease !== Number(lease) || slot.answer) return false;
+      if (typeof slot !== 'object' || slot.lease !== lease || slot.answer) return false;
       slot.expiresAt = at + leaseMs;
       return true;
     },
     complete({ deliveryId, order }, lease, answer) {
       const at = now();
       const slot = live(ids, deliveryId, at);
-      if (slot !== undefined && (typeof slot !== 'object' || slot.lease !== Number(lease) || slot.answer)) return false;
+      if (slot !== undefined && (typeof slot !== 'object' || slot.lease !== lease || slot.answer)) return false;
       if (order) articles.applied(order, Number(lease), at);
-      const value: Slot = isPlain(answer)
-        ? at + retentionMs
-        : { lease: Number(lease), expiresAt: at + retentionMs, answer };
+      const value: Slot = isPlain(answer) ? at + retentionMs : { lease, expiresAt: at + retentionMs, answer };
       // In place when the claim is still there: the id keeps its place from a moment ago and
       // the map gets no hole to fill (a hole costs as much as a live key until it is rebuilt).
       if (slot === undefined) add(deliveryId, value, at);
@@ -153,7 +153,7 @@ export function memoryDedupStore(options: MemoryDedupStoreOptions = {}): DedupSt
     release({ deliveryId, order }, lease) {
       if (order) articles.leave(order, Number(lease));
       const slot = ids.get(deliveryId);
-      if (typeof slot === 'object' && slot.lease === Number(lease) && !slot.answer) ids.delete(deliveryId);
+      if (typeof slot === 'object' && slot.lease === lease && !slot.answer) ids.delete(deliveryId);
     },
   };
 }
@@ -173,6 +173,8 @@ function answerOf(slot: Slot): StoredAnswer | undefined {
 
 /** True for `{ ok: true }` with nothing else, which a bare expiry time can stand for. */
 function isPlain(answer: StoredAnswer): boolean {
+  // The shared answer of almost every delivery, known without walking its keys.
+  if (answer === PLAIN_ANSWER) return true;
   for (const key in answer) if (key !== 'ok') return false;
   return answer.ok === true;
 }

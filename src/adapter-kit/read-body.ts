@@ -1,4 +1,4 @@
-import { ASCII_DIGITS } from '../input/headers.js';
+import { digitsValue } from '../input/headers.js';
 import { type ChunkListener, Chunks } from './chunks.js';
 import type { ContextRunner } from './context-runner.js';
 
@@ -27,9 +27,9 @@ export interface FetchBody {
  * is read chunk by chunk and abandoned past the limit.
  */
 export async function readFetchBody(request: FetchBody, limit: number): Promise<Uint8Array | undefined> {
-  const contentLength = request.headers?.get('content-length') ?? undefined;
-  if (contentLength !== undefined && ASCII_DIGITS.test(contentLength) && Number(contentLength) <= limit)
-    return new Uint8Array(await request.arrayBuffer());
+  const contentLength = request.headers?.get('content-length');
+  const declared = contentLength == null ? undefined : digitsValue(contentLength);
+  if (declared !== undefined && declared <= limit) return new Uint8Array(await request.arrayBuffer());
   return request.body ? readLimited(request.body, limit) : new Uint8Array(0);
 }
 

@@ -1,5 +1,5 @@
 import { WebhookError } from '../errors/webhook-error.js';
-import { ASCII_DIGITS, type HeaderLookup, headerLookup } from '../input/headers.js';
+import { digitsValue, type HeaderLookup, headerLookup } from '../input/headers.js';
 import { describeThrown } from '../internal/describe.js';
 import { isThenable } from '../internal/maybe.js';
 import type { AdmittedRequest, BodyHasher } from '../receiver/admission.js';
@@ -176,7 +176,7 @@ function changedByDecoding(text: string, headers: HeaderLookup): boolean {
 /** The request's `Content-Length` when it is plain ASCII digits, else undefined. */
 function declaredLength(headers: HeaderLookup): number | undefined {
   const declared = headers('content-length');
-  return declared !== undefined && ASCII_DIGITS.test(declared) ? Number(declared) : undefined;
+  return declared === undefined ? undefined : digitsValue(declared);
 }
 
 /**

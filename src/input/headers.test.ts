@@ -1,5 +1,6 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { headerLookup, lowerCaseRecord, safeHeaderLookup } from './headers.js';
+import { digitsValue, headerLookup, lowerCaseRecord, safeHeaderLookup } from './headers.js';
 
 describe('headerLookup: repeated values', () => {
   it('joins the string copies of a repeated header and ignores anything else in the list', () => {
@@ -84,5 +85,27 @@ describe('lowerCaseRecord: which header objects are read as they are', () => {
       expect(lowerCaseRecord({ [`x-name-${i}`]: 'v', [`X-Name-${i}`]: 'w' })).toBeUndefined();
       expect(headerLookup({ [`x-name-${i}`]: 'v', [`X-Name-${i}`]: 'w' })(`x-name-${i}`)).toBe('v, w');
     }
+  });
+});
+
+describe('digitsValue: a header that must be all ASCII digits', () => {
+  // The definition it replaced, kept here as the reference it must answer like.
+  const reference = (text: string) => (/^[0-9]+$/.test(text) ? Number(text) : undefined);
+
+  it('reads every digit, and nothing next to them in ASCII', () => {
+    expect(digitsValue('0123456789')).toBe(123456789);
+    expect(digitsValue('9')).toBe(9);
+    expect(digitsValue('0')).toBe(0);
+    expect(digitsValue('1764167000')).toBe(1764167000);
+    // '/' and ':' sit just below '0' and just above '9'.
+    for (const text of ['', '/', ':', '1/', '1:', ' 1', '1 ', '+1', '-1', '1.0', '1e3', '0x1', '١٢', '１']) {
+      expect(digitsValue(text), JSON.stringify(text)).toBeUndefined();
+    }
+  });
+
+  it('answers as /^[0-9]+$/ then Number() for any text up to 2^53', () => {
+    const digits = fc.string({ unit: fc.constantFrom(...'0123456789'), maxLength: 15 });
+    const near = fc.string({ unit: fc.constantFrom(...'0123456789/: a+-.e'), maxLength: 12 });
+    fc.assert(fc.property(fc.oneof(digits, near, fc.string()), (text) => digitsValue(text) === reference(text)));
   });
 });

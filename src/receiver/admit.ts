@@ -1,7 +1,7 @@
 import { WebhookError } from '../errors/webhook-error.js';
 import type { WebhookEvent } from '../events/types.js';
 import type { BodyInput } from '../input/body.js';
-import { ASCII_DIGITS, type HeaderLookup, headerLookup } from '../input/headers.js';
+import { digitsValue, type HeaderLookup, headerLookup } from '../input/headers.js';
 import { andThen, attempt, type MaybePromise } from '../internal/maybe.js';
 import type { HmacStream } from '../crypto/provider.js';
 import type { Admission, AdmittedRequest, BodyHasher, RequestHead } from './admission.js';
@@ -110,7 +110,7 @@ class Admittance implements AdmittedRequest {
   bodyHasher(): BodyHasher | undefined {
     const timestamp = this.checked.headers('x-service-timestamp');
     // A timestamp that check 3 refuses gets no hasher: hashing a body bound for a 403 is waste.
-    if (timestamp === undefined || !ASCII_DIGITS.test(timestamp)) return undefined;
+    if (timestamp === undefined || digitsValue(timestamp) === undefined) return undefined;
     const stream = this.checked.matched?.key.hmac.stream?.(`${timestamp}.`);
     this.streamed = stream ? new StreamedHmac(stream, timestamp) : undefined;
     return this.streamed;

@@ -4,7 +4,7 @@ import { parseEvent } from '../events/parse-event.js';
 import type { WebhookEvent } from '../events/types.js';
 import { type BodyInput, bodyBytes, notRawBody } from '../input/body.js';
 import {
-  ASCII_DIGITS,
+  digitsValue,
   type DeliveryHeaderName,
   deliveryHeader,
   type HeaderLookup,
@@ -133,13 +133,14 @@ function finish(
 
 /** Checks 3 and 4. */
 function checkTimestamp(text: string | undefined, config: VerifyConfig): void {
-  if (text === undefined || !ASCII_DIGITS.test(text)) {
+  const seconds = text === undefined ? undefined : digitsValue(text);
+  if (seconds === undefined) {
     throw new WebhookError(
       'invalid_timestamp',
       text === undefined ? 'X-Service-Timestamp is missing' : 'X-Service-Timestamp is not Unix seconds in ASCII digits',
     );
   }
-  const skew = Math.floor(config.now() / 1000) - Number(text);
+  const skew = Math.floor(config.now() / 1000) - seconds;
   if (!(Math.abs(skew) < config.toleranceSeconds)) {
     const direction = skew > 0 ? 'old' : 'in the future';
     throw new WebhookError(

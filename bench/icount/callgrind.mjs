@@ -46,8 +46,8 @@ export function valgrindArgs(outPrefix, nodeFlags = []) {
 }
 
 /** Runs `script args` under callgrind to the end; throws with its stderr when it fails. */
-export async function runCounted(outPrefix, script, args) {
-  const child = spawn('valgrind', [...valgrindArgs(outPrefix), script, ...args], {
+export async function runCounted(outPrefix, script, args, nodeFlags = []) {
+  const child = spawn('valgrind', [...valgrindArgs(outPrefix, nodeFlags), script, ...args], {
     stdio: ['ignore', 'ignore', 'pipe'],
   });
   let stderr = '';

@@ -14,19 +14,6 @@ export interface DeliveryContext {
   tokenIndex: number;
 }
 
-const SYNC = 'article.sync';
-const TRASH = 'article.trash';
-
-/**
- * The check of an article event's article, undefined for any other event. Compared, not looked
- * up: the event name is a new string per delivery, and a keyed lookup with it (`Object.hasOwn`)
- * has V8 hash it and search its string table, some 600 instructions. Nothing on
- * Object.prototype can answer a comparison.
- */
-function articleCheck(type: string): ((article: unknown) => string | undefined) | undefined {
-  return type === SYNC ? syncArticleMismatch : type === TRASH ? trashArticleMismatch : undefined;
-}
-
 /**
  * Checks 6 and 7 of the contract: the parsed body is an envelope that fits its event, and
  * article events carry a delivery id.
@@ -34,18 +21,12 @@ function articleCheck(type: string): ((article: unknown) => string | undefined) 
 export function parseEvent(json: unknown, context: DeliveryContext): WebhookEvent {
   const envelope = checkEnvelope(json);
   const type = envelope.event;
-  const articleMismatch = articleCheck(type);
-  if (articleMismatch) {
-    const wrong = articleMismatch(envelope.article) ?? profileMismatch(envelope.profile);
-    if (wrong) throw invalid(`${wrong} is missing or has the wrong type for ${type}`);
-    if (context.deliveryId === null) {
-      throw new WebhookError('missing_delivery_id', `${type} needs X-Service-Delivery-Id to be deduplicated`);
-    }
-    checkDeliveryId(context.deliveryId);
-    // Named by the constant, not by the parsed text, for the same reason: `handlers[event.type]`
-    // in the receiver (and any lookup by name in users' code) then needs no string-table search.
-    return articleEvent(type === SYNC ? SYNC : TRASH, envelope, context) as WebhookEvent;
-  }
+  // Compared, not looked up, and each event then named by the constant: the parsed name is a
+  // new string per delivery, and a keyed lookup with it (`Object.hasOwn` on a table of checks,
+  // `handlers[event.type]` in the receiver and in users' code) has V8 hash it and search its
+  // string table, some 600 instructions each. Nothing on Object.prototype answers a comparison.
+  if (type === 'article.sync') return checkedArticleEvent('article.sync', syncArticleMismatch, envelope, context);
+  if (type === 'article.trash') return checkedArticleEvent('article.trash', trashArticleMismatch, envelope, context);
   if (type === 'test') {
     // Absent counts as null: the service documents both as null and nothing depends on them.
     if (envelope.article != null || envelope.profile != null)
@@ -57,6 +38,22 @@ export function parseEvent(json: unknown, context: DeliveryContext): WebhookEven
   // refusing it would make the service retry a delivery this version cannot understand anyway.
   checkDeliveryId(context.deliveryId);
   return plainEvent('unknown', type, envelope, context) as WebhookEvent;
+}
+
+/** An article event whose article, profile and delivery id passed their checks. */
+function checkedArticleEvent(
+  type: 'article.sync' | 'article.trash',
+  articleMismatch: (article: unknown) => string | undefined,
+  envelope: Envelope,
+  context: DeliveryContext,
+): WebhookEvent {
+  const wrong = articleMismatch(envelope.article) ?? profileMismatch(envelope.profile);
+  if (wrong) throw invalid(`${wrong} is missing or has the wrong type for ${type}`);
+  if (context.deliveryId === null) {
+    throw new WebhookError('missing_delivery_id', `${type} needs X-Service-Delivery-Id to be deduplicated`);
+  }
+  checkDeliveryId(context.deliveryId);
+  return articleEvent(type, envelope, context) as WebhookEvent;
 }
 
 /**

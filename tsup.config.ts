@@ -35,6 +35,8 @@ const library: Options = {
     'pg-boss': 'src/pg-boss/index.ts',
     opentelemetry: 'src/opentelemetry/index.ts',
     publish: 'src/publish/index.ts',
+    dynamodb: 'src/dynamodb/index.ts',
+    sqs: 'src/sqs/index.ts',
   },
   format: ['esm', 'cjs'],
   // The core and /adapter-kit are built from the same sources: shared chunks give both one copy
@@ -61,6 +63,8 @@ const library: Options = {
     'pg',
     'postgres',
     /^cloudflare:/,
+    // Optional peers of /dynamodb and /sqs.
+    /^@aws-sdk\//,
     // Optional peers of /bullmq and /pg-boss.
     'bullmq',
     'pg-boss',

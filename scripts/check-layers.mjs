@@ -36,6 +36,8 @@ const RANKS = [
   ['src/publish', 7],
   ['src/bullmq', 7],
   ['src/pg-boss', 7],
+  ['src/dynamodb', 7],
+  ['src/sqs', 7],
   ['adapters', 7],
   // Diagnosis signs with the signer to find what the signature covers; the probe sends with it.
   ['src/diagnose', 8],

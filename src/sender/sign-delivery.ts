@@ -13,11 +13,14 @@ export interface SignDeliveryOptions {
   deliveryId?: string | null;
 }
 
-/** A delivery ready to send: the headers and body exactly as the service sends them. */
-export interface SignedDelivery {
+/**
+ * A delivery ready to send: the headers and body exactly as the service sends them. `Body` is
+ * what {@link signDelivery} knows of it: `string` for a payload object or string, bytes for bytes.
+ */
+export interface SignedDelivery<Body extends string | Uint8Array<ArrayBuffer> = string | Uint8Array<ArrayBuffer>> {
   headers: Record<string, string>;
   /** Typed so that it can be passed straight to `fetch` or `new Request`. */
-  body: string | Uint8Array<ArrayBuffer>;
+  body: Body;
 }
 
 const encoder = new TextEncoder();
@@ -31,8 +34,20 @@ const encoder = new TextEncoder();
  * ```ts
  * const { headers, body } = signDelivery({ token: 'test-token', payload: articleSyncPayload() });
  * const response = await fetch('http://127.0.0.1:3000/webhook', { method: 'POST', headers, body });
+ * const sent = JSON.parse(body); // a string: the payload was an object
  * ```
  */
+// The body's type follows the payload's: bytes stay bytes, anything else becomes a string, and a
+// type that may be either (`object` takes a `Uint8Array` too) gives either.
+export function signDelivery<Payload extends SignDeliveryOptions['payload']>(
+  options: SignDeliveryOptions & { payload: Payload },
+): SignedDelivery<
+  Payload extends Uint8Array
+    ? Uint8Array<ArrayBuffer>
+    : Uint8Array extends Payload
+      ? string | Uint8Array<ArrayBuffer>
+      : string
+>;
 export function signDelivery(options: SignDeliveryOptions): SignedDelivery {
   const { token, payload } = options;
   if (typeof token !== 'string' || token === '') throw new TypeError('signDelivery: token must be a non-empty string.');

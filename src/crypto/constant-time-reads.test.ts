@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { constantTimeEqual, constantTimeEqualAscii } from './constant-time.js';
 import { nodeCryptoProvider } from './node-crypto.js';
+import { webCryptoProvider } from './web-crypto.js';
 import { TwoPassHmac, usableOneShotHash } from './two-pass-hmac.js';
 import { loggedBytes, loggedText, range, type ReadLog, readsOf } from '../internal/read-log.js';
 
@@ -166,5 +167,39 @@ describe('the signature comparison reads every byte of both digests, the same wa
     const same = logOf(expected);
     expect(readsOf(same, 'e')).toEqual(range(0, 32));
     for (let at = 0; at < 32; at++) expect(logOf(flipByte(expected, at)), `difference at ${at}`).toEqual(same);
+  });
+});
+
+describe("webCryptoProvider's verify reads every byte of the expected HMAC, the same way wherever it differs", () => {
+  const prefix = '1767225600.';
+  const body = encoder.encode('{"event":"article.published"}');
+
+  async function signature(): Promise<Uint8Array> {
+    const key = await crypto.subtle.importKey(
+      'raw',
+      encoder.encode('whsec_signing-token'),
+      { name: 'HMAC', hash: 'SHA-256' },
+      false,
+      ['sign'],
+    );
+    const message = Uint8Array.of(...encoder.encode(prefix), ...body);
+    return new Uint8Array(await crypto.subtle.sign('HMAC', key, message));
+  }
+
+  it('for a match, a first difference at each of the 32 positions, and other lengths', async () => {
+    const verifier = webCryptoProvider().hmacSha256('whsec_signing-token');
+    const expected = await signature();
+    const logOf = async (candidate: Uint8Array, matches: boolean) => {
+      const log: ReadLog = [];
+      expect(await verifier.verify(prefix, body, loggedBytes(candidate, log, 'e'))).toBe(matches);
+      return log;
+    };
+    const same = await logOf(expected, true);
+    expect(readsOf(same, 'e')).toEqual(range(0, 32));
+    for (let at = 0; at < 32; at++)
+      expect(await logOf(flipByte(expected, at), false), `difference at ${at}`).toEqual(same);
+    for (const other of [expected.subarray(0, 16), Uint8Array.of(...expected, 0), new Uint8Array(0)]) {
+      expect(readsOf(await logOf(other, false), 'e')).toEqual(range(0, Math.max(other.length, 32)));
+    }
   });
 });

@@ -44,6 +44,8 @@ describe('memoryDedupStore at its bound, in detail', () => {
     const store = memoryDedupStore({ maxEntries: 1, now: time.now });
     expect(handle(store, ['a'])).toEqual([]);
     const first = handle(store, ['b', 'c']);
+    // A stable code, so onError can tell it from a failure; the message keeps the detail.
+    expect(first.map((e) => (e as { code?: unknown }).code)).toEqual(['dedup_overflow']);
     expect(first.map((e) => e.message)).toEqual([
       'memoryDedupStore dropped 1 delivery id(s) still inside their retention: it holds at most maxEntries=1. ' +
         'A retry of a dropped delivery would run its handler again. Raise maxEntries, or use a shared store ' +
@@ -54,6 +56,7 @@ describe('memoryDedupStore at its bound, in detail', () => {
     time.advance(1);
     const again = handle(store, ['e']);
     expect(again).toHaveLength(1);
+    expect(again[0]).toHaveProperty('code', 'dedup_overflow');
     expect(again[0]!.message).toMatch(/^memoryDedupStore dropped 3 delivery id\(s\)/);
   });
 

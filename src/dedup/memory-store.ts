@@ -1,3 +1,4 @@
+import type { WebhookErrorCode } from '../errors/webhook-error.js';
 import { positiveOption } from '../internal/positive.js';
 import { ArticleMarks } from './article-marks.js';
 import { memoryKeptRequests } from './kept-requests.js';
@@ -87,16 +88,16 @@ export function memoryDedupStore(options: MemoryDedupStoreOptions = {}): DedupSt
     }
   };
 
-  const warning = (at: number): Error | undefined => {
+  const warning = (at: number): (Error & { code: WebhookErrorCode }) | undefined => {
     if (eviction.dropped === 0 || at - eviction.reportedAt < EVICTION_REPORT_MS) return undefined;
-    const error = new Error(
+    // An Error with a code rather than a WebhookError: the message keeps the detail onError logs.
+    const message =
       `memoryDedupStore dropped ${eviction.dropped} delivery id(s) still inside their retention: it holds at most ` +
-        `maxEntries=${maxEntries}. A retry of a dropped delivery would run its handler again. Raise maxEntries, ` +
-        'or use a shared store (webhook-cms-receiver/redis or /postgres).',
-    );
+      `maxEntries=${maxEntries}. A retry of a dropped delivery would run its handler again. Raise maxEntries, ` +
+      'or use a shared store (webhook-cms-receiver/redis or /postgres).';
     eviction.dropped = 0;
     eviction.reportedAt = at;
-    return error;
+    return Object.assign(new Error(message), { code: 'dedup_overflow' as const });
   };
 
   return {

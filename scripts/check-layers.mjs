@@ -4,6 +4,11 @@
 //   → entries built on the public API (adapters, stores, the signer) → diagnose and probe
 //   → inspector → the /testing entry → cli → the package index.
 // Within a layer, folders may not import each other in a cycle either: each folder has its own rank.
+// The receiver's room is split by concept, each subfolder ranked inside the receiver's layer:
+//   receiver/tokens → receiver/tenants → receiver (the pipeline core: options, config, hooks,
+//   verification, the pipeline) → receiver/kept → receiver/queue-mode → receiver/assembly
+//   (createReceiver, handleInput, admit), so tenant mode, kept requests and queue mode stay
+//   apart and only the assembly joins them.
 // The CLI reaches the four developer-tool rooms only through their doors (ROOM_DOORS).
 // Tests follow the test rule (CONTRIBUTING.md): a test beside the code (src/**/x.test.ts) imports
 // like the modules of its folder and never test/; a test under test/ imports the package by name
@@ -23,7 +28,13 @@ const RANKS = [
   ['src/input', 3],
   ['src/events', 3],
   ['src/dedup', 4],
-  ['src/receiver', 5],
+  // The receiver's concepts (see the header); a folder of the receiver imports only those before it.
+  ['src/receiver/tokens', 5],
+  ['src/receiver/tenants', 5.1],
+  ['src/receiver', 5.2],
+  ['src/receiver/kept', 5.3],
+  ['src/receiver/queue-mode', 5.4],
+  ['src/receiver/assembly', 5.5],
   ['src/adapter-kit', 6],
   // The engine-agnostic worker runs the receiver's pipeline; engines (bullmq, pg-boss) build on it.
   ['src/queue', 6],
@@ -51,6 +62,8 @@ const RANKS = [
 ];
 /** Files that rank on their own instead of with their folder. */
 const OWN_RANK = ['src/index.ts'];
+/** Folders whose subfolders rank on their own (`src/receiver/tokens`), files directly inside with the folder. */
+const SPLIT_ROOMS = ['src/receiver'];
 /** The CLI imports a developer-tool room only through its door: the room's index.ts. */
 const ROOM_DOORS = {
   'src/sender': ['src/sender/index.ts'],
@@ -67,11 +80,15 @@ const relPath = (file) => relative(root, file).split('\\').join('/');
 function folderOf(file) {
   const rel = relPath(file).replace(/\.js$/, '.ts');
   if (OWN_RANK.includes(rel)) return rel;
-  return rel.split('/').slice(0, 2).join('/');
+  const parts = rel.split('/');
+  const room = parts.slice(0, 2).join('/');
+  return SPLIT_ROOMS.includes(room) && parts.length > 3 ? parts.slice(0, 3).join('/') : room;
 }
 
 function rankOf(folder) {
   const exact = RANKS.find(([prefix]) => folder === prefix);
+  // A new subfolder of a split room needs a rank of its own: it does not inherit the room's.
+  if (!exact && SPLIT_ROOMS.some((room) => folder.startsWith(`${room}/`))) return undefined;
   const match = exact ?? RANKS.find(([prefix]) => folder.startsWith(`${prefix}/`));
   return match ? match[1] : undefined;
 }

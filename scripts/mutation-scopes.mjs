@@ -7,14 +7,14 @@
  * tenant mode's profile binding.
  */
 const RECEIVER_CORE = [
-  'token',
-  'admit',
+  'tokens/token',
+  'assembly/admit',
   'admission',
   'verify-delivery',
-  'token-source',
-  'fixed-tokens',
-  'deferred-matcher',
-  'tenant-binding',
+  'tokens/token-source',
+  'tokens/fixed-tokens',
+  'tokens/deferred-matcher',
+  'tenants/tenant-binding',
 ].map((name) => `src/receiver/${name}.ts`);
 
 /**
@@ -23,9 +23,13 @@ const RECEIVER_CORE = [
  * the lookup cap). A scope of its own, run by hand: their suites send thousands of requests
  * (the lookup flood), which every covered mutant runs again, about 40 minutes on 2 cores.
  */
-const TOKEN_KEEPERS = ['token-keeper', 'token-matcher', 'tenant-keeper', 'tenant-cache', 'lookup-budget'].map(
-  (name) => `src/receiver/${name}.ts`,
-);
+const TOKEN_KEEPERS = [
+  'tokens/token-keeper',
+  'tokens/token-matcher',
+  'tenants/tenant-keeper',
+  'tenants/tenant-cache',
+  'tenants/lookup-budget',
+].map((name) => `src/receiver/${name}.ts`);
 
 export const SCOPES = {
   /** What an attacker's request meets first; CI runs it on every build and fails under `minimum`. */

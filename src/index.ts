@@ -9,7 +9,7 @@
  * ```
  * @module webhook-cms-receiver
  */
-export { createReceiver, type Receiver } from './receiver/create-receiver.js';
+export { createReceiver, type Receiver } from './receiver/assembly/create-receiver.js';
 export {
   DEFAULT_TOLERANCE_SECONDS,
   DEFAULT_MAX_BODY_BYTES,
@@ -24,7 +24,7 @@ export {
   type RotationDeadline,
   type TokenSource,
   type TokenSourceResult,
-} from './receiver/token-source.js';
+} from './receiver/tokens/token-source.js';
 export type { InspectedDelivery } from './receiver/inspected-delivery.js';
 export type {
   Instrumentation,
@@ -35,8 +35,8 @@ export type {
 } from './receiver/instrumentation.js';
 export type { Logger, LogFields } from './receiver/logger.js';
 export { DEFAULT_HANDLER_TIMEOUT_MS } from './receiver/deadline.js';
-export { DEFAULT_ENQUEUE_TIMEOUT_MS } from './receiver/queue-mode.js';
-export { withQueueMode } from './receiver/with-queue-mode.js';
+export { DEFAULT_ENQUEUE_TIMEOUT_MS } from './receiver/queue-mode/queue-mode.js';
+export { withQueueMode } from './receiver/queue-mode/with-queue-mode.js';
 export type { DeliveryQueue, QueuedDelivery, EnqueueResult, JobResult, QueueStats } from './receiver/queue-types.js';
 export * from './queue/index.js';
 export type { WebhookHandlers, HandlerResult, HandlerContext, HandlerSignal } from './receiver/handlers.js';
@@ -66,8 +66,8 @@ export {
   DEFAULT_TENANT_LOOKUPS_PER_SECOND,
   type Tenant,
   type TenantResolver,
-  type TenantRef,
-} from './receiver/tenant.js';
+} from './receiver/tenants/tenant.js';
+export type { TenantRef } from './receiver/tokens/matched-tenant.js';
 export type { KeepLimits, KeptRequest, KeptRequestStore, KeptSummary } from './dedup/kept-requests.js';
 export {
   DEFAULT_LEASE_MS,

@@ -1,6 +1,6 @@
 import { WebhookError } from '../errors/webhook-error.js';
 import type { WebhookEvent } from '../events/types.js';
-import type { Receiver } from '../receiver/create-receiver.js';
+import type { Receiver } from '../receiver/assembly/create-receiver.js';
 import type { WebhookHandlers } from '../receiver/handlers.js';
 import { errorHttpAnswer, type HttpAnswer } from './http-answer.js';
 import { logUnexpected } from './log-unexpected.js';

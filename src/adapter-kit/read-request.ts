@@ -3,8 +3,8 @@ import { digitsValue, type HeaderLookup, headerLookup } from '../input/headers.j
 import { describeThrown } from '../internal/describe.js';
 import { isThenable } from '../internal/maybe.js';
 import type { AdmittedRequest, BodyHasher } from '../receiver/admission.js';
-import { admittedLookup } from '../receiver/admit.js';
-import type { Receiver } from '../receiver/create-receiver.js';
+import { admittedLookup } from '../receiver/assembly/admit.js';
+import type { Receiver } from '../receiver/assembly/create-receiver.js';
 import { decodeBase64 } from './base64.js';
 import { type AfterAnswer, type HttpAnswer, toHttp } from './http-answer.js';
 import {

@@ -1,9 +1,9 @@
 import type { WebhookEvent } from '../events/types.js';
 import { isThenable } from '../internal/maybe.js';
 import type { RefusedRequest } from '../receiver/admission.js';
-import { handleAdmitted } from '../receiver/admit.js';
+import { handleAdmitted } from '../receiver/assembly/admit.js';
 import type { Answer } from '../receiver/answers.js';
-import type { Receiver } from '../receiver/create-receiver.js';
+import type { Receiver } from '../receiver/assembly/create-receiver.js';
 import type { WebhookHandlers } from '../receiver/handlers.js';
 import { type HttpAnswer, toHttp } from './http-answer.js';
 import type { AdapterRequest } from './adapter-request.js';

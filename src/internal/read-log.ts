@@ -1,6 +1,6 @@
 // Instrumented inputs for the constant-time tests (src/crypto/constant-time-reads.test.ts,
-// src/receiver/token-reads.test.ts): a comparison that runs in time independent of the data reads
-// the same positions in the same order whatever the data is, so instead of timing it (which a
+// src/receiver/tokens/token-reads.test.ts): a comparison that runs in time independent of the
+// data reads the same positions in the same order whatever the data is, so instead of timing it (which a
 // loaded machine makes meaningless) the tests record every read it makes through these views and
 // compare the records. Test code only: no entry imports it, so no build ships it.
 

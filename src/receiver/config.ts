@@ -2,13 +2,13 @@ import { defaultCryptoProvider } from '../crypto/default-provider.js';
 import type { WebhookError } from '../errors/webhook-error.js';
 import { positiveOption } from '../internal/positive.js';
 import { DEFAULT_MAX_BODY_BYTES, DEFAULT_TOLERANCE_SECONDS, type ReceiverOptions } from './options.js';
-import { tenantKeeper } from './tenant-loader.js';
-import { DEFAULT_TENANT_LOOKUPS_PER_SECOND } from './tenant.js';
-import { deferredMatcher } from './deferred-matcher.js';
-import { FixedTokens } from './fixed-tokens.js';
-import type { TokenKeeperOptions } from './token-keeper.js';
-import type { TokenMatcher } from './token-matcher.js';
-import { DEFAULT_TOKEN_CACHE_MS, readDeadline, readTokenList } from './token-source.js';
+import { tenantKeeper } from './tenants/tenant-loader.js';
+import { DEFAULT_TENANT_LOOKUPS_PER_SECOND } from './tenants/tenant.js';
+import { deferredMatcher } from './tokens/deferred-matcher.js';
+import { FixedTokens } from './tokens/fixed-tokens.js';
+import type { TokenKeeperOptions } from './tokens/token-keeper.js';
+import type { TokenMatcher } from './tokens/token-matcher.js';
+import { DEFAULT_TOKEN_CACHE_MS, readDeadline, readTokenList } from './tokens/token-source.js';
 
 /** What verification needs, resolved from the options once per receiver. */
 export interface VerifyConfig {
@@ -66,7 +66,7 @@ function tokenMatcher(options: TokenKeeperOptions): TokenMatcher {
     if (deadline === undefined) return new FixedTokens(tokens, options.crypto);
   }
   return deferredMatcher({
-    load: () => import('./token-keeper.js').then((loaded) => new loaded.TokenKeeper(options)),
+    load: () => import('./tokens/token-keeper.js').then((loaded) => new loaded.TokenKeeper(options)),
     deadline,
     now: options.now,
   });

@@ -6,8 +6,8 @@ import type { InspectedDelivery } from './inspected-delivery.js';
 import type { Instrumentation } from './instrumentation.js';
 import type { Logger } from './logger.js';
 import type { DeliveryQueue } from './queue-types.js';
-import type { TenantResolver } from './tenant.js';
-import type { RotationDeadline, TokenSource } from './token-source.js';
+import type { TenantResolver } from './tenants/tenant.js';
+import type { RotationDeadline, TokenSource } from './tokens/token-source.js';
 
 /** The default of `toleranceSeconds`: how far the timestamp header may be from now. */
 export const DEFAULT_TOLERANCE_SECONDS = 300;

@@ -15,7 +15,7 @@ import {
 import { decodeUtf8 } from '../input/utf8.js';
 import { isThenable, type MaybePromise } from '../internal/maybe.js';
 import type { VerifyConfig } from './config.js';
-import type { MatchedToken } from './token-matcher.js';
+import type { MatchedToken } from './tokens/token-matcher.js';
 
 /** A delivery as received: headers and the raw body. */
 export interface DeliveryInput {

@@ -1,6 +1,6 @@
 import { QUEUE_PIPELINE, type QueuePipelineFactory } from './queue-pipeline.js';
 import { createQueuePipeline } from './queue-mode.js';
-import type { DeliveryQueue } from './queue-types.js';
+import type { DeliveryQueue } from '../queue-types.js';
 
 /**
  * Makes a {@link DeliveryQueue} of your own usable as `createReceiver`'s `queue`. Queue mode's

@@ -1,18 +1,18 @@
-import { memoryDedupStore } from '../dedup/memory-store.js';
-import type { WebhookEvent } from '../events/types.js';
-import type { Admission, RequestHead } from './admission.js';
+import { memoryDedupStore } from '../../dedup/memory-store.js';
+import type { WebhookEvent } from '../../events/types.js';
+import type { Admission, RequestHead } from '../admission.js';
 import { admit } from './admit.js';
-import type { Answer } from './answers.js';
-import { resolveConfig } from './config.js';
+import type { Answer } from '../answers.js';
+import { resolveConfig } from '../config.js';
 import { type Core, handleInput } from './handle-input.js';
-import type { WebhookHandlers } from './handlers.js';
-import { reportReceiverError } from './hooks.js';
-import type { ReceiverOptions } from './options.js';
-import { keptDeliveries } from './kept-setup.js';
-import { createPipeline } from './pipeline.js';
-import { TokenUsage } from './token-usage.js';
-import { queuePipeline } from './queue-pipeline.js';
-import { type DeliveryInput, verifyDelivery } from './verify-delivery.js';
+import type { WebhookHandlers } from '../handlers.js';
+import { reportReceiverError } from '../hooks.js';
+import type { ReceiverOptions } from '../options.js';
+import { keptDeliveries } from '../kept/kept-setup.js';
+import { createPipeline } from '../pipeline.js';
+import { TokenUsage } from '../token-usage.js';
+import { queuePipeline } from '../queue-mode/queue-pipeline.js';
+import { type DeliveryInput, verifyDelivery } from '../verify-delivery.js';
 
 /** A configured receiver. Create one per endpoint at start-up and reuse it for every request. */
 export interface Receiver {

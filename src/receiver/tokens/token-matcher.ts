@@ -1,7 +1,7 @@
-import type { CryptoProvider } from '../crypto/provider.js';
-import type { WebhookError } from '../errors/webhook-error.js';
-import type { MaybePromise } from '../internal/maybe.js';
-import type { TenantBinding } from './tenant.js';
+import type { CryptoProvider } from '../../crypto/provider.js';
+import type { WebhookError } from '../../errors/webhook-error.js';
+import type { MaybePromise } from '../../internal/maybe.js';
+import type { TenantBinding } from './matched-tenant.js';
 import type { TokenKey } from './token.js';
 
 /** The token that matched a request's Bearer token, where it stands in its list, and its tenant. */

@@ -1,4 +1,4 @@
-import { WebhookError } from '../errors/webhook-error.js';
+import { WebhookError } from '../../errors/webhook-error.js';
 
 /**
  * Tenant mode's cap on lookups of unknown token hashes: a bucket of `perSecond` lookups that

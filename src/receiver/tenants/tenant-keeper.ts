@@ -1,17 +1,18 @@
-import { tokenSha256Hex } from '../crypto/token-sha256.js';
-import { WebhookError } from '../errors/webhook-error.js';
-import type { WebhookEvent } from '../events/types.js';
-import { describeThrown } from '../internal/describe.js';
-import { andThen, type MaybePromise } from '../internal/maybe.js';
+import { tokenSha256Hex } from '../../crypto/token-sha256.js';
+import { WebhookError } from '../../errors/webhook-error.js';
+import type { WebhookEvent } from '../../events/types.js';
+import { describeThrown } from '../../internal/describe.js';
+import { andThen, type MaybePromise } from '../../internal/maybe.js';
 import { LookupBudget } from './lookup-budget.js';
-import { matchKeptIn } from './fixed-tokens.js';
+import { matchKeptIn } from '../tokens/fixed-tokens.js';
 import { checkTenant } from './tenant-binding.js';
 import { HashCache, type TenantEntry } from './tenant-cache.js';
 import { type CheckedTenant, readTenant } from './tenant-shape.js';
-import type { TenantBinding, TenantResolver } from './tenant.js';
-import { bearerStart, findToken, plausibleToken, unknownToken } from './token.js';
-import type { MatchedToken, MatcherOptions, TokenMatcher } from './token-matcher.js';
-import { readDeadline } from './token-source.js';
+import type { TenantResolver } from './tenant.js';
+import type { TenantBinding } from '../tokens/matched-tenant.js';
+import { bearerStart, findToken, plausibleToken, unknownToken } from '../tokens/token.js';
+import type { MatchedToken, MatcherOptions, TokenMatcher } from '../tokens/token-matcher.js';
+import { readDeadline } from '../tokens/token-source.js';
 
 /** What a {@link TenantKeeper} is made from, once per receiver. */
 export interface TenantKeeperOptions extends MatcherOptions {

@@ -1,7 +1,7 @@
-import { deferredMatcher } from './deferred-matcher.js';
+import { deferredMatcher } from '../tokens/deferred-matcher.js';
 import type { TenantKeeperOptions } from './tenant-keeper.js';
-import type { TokenMatcher } from './token-matcher.js';
-import { readDeadline } from './token-source.js';
+import type { TokenMatcher } from '../tokens/token-matcher.js';
+import { readDeadline } from '../tokens/token-source.js';
 
 /**
  * Tenant mode's token matcher, its code loaded on first use: only receivers made with

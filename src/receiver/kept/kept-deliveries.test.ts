@@ -1,20 +1,20 @@
 import { createHash, createHmac } from 'node:crypto';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { nodeCryptoProvider } from '../crypto/node-crypto.js';
+import { nodeCryptoProvider } from '../../crypto/node-crypto.js';
 import {
   type KeepLimits,
   type KeptRequest,
   type KeptRequestStore,
   memoryKeptRequests,
-} from '../dedup/kept-requests.js';
-import type { WebhookEvent } from '../events/types.js';
-import type { Answer } from './answers.js';
-import { FixedTokens } from './fixed-tokens.js';
-import type { WebhookHandlers } from './handlers.js';
+} from '../../dedup/kept-requests.js';
+import type { WebhookEvent } from '../../events/types.js';
+import type { Answer } from '../answers.js';
+import { FixedTokens } from '../tokens/fixed-tokens.js';
+import type { WebhookHandlers } from '../handlers.js';
 import { KeptDeliveries } from './kept-deliveries.js';
-import type { Pipeline } from './pipeline.js';
-import type { TokenMatcher } from './token-matcher.js';
-import type { DeliveryInput } from './verify-delivery.js';
+import type { Pipeline } from '../pipeline.js';
+import type { TokenMatcher } from '../tokens/token-matcher.js';
+import type { DeliveryInput } from '../verify-delivery.js';
 
 // The rotation window's kept requests on fake timers, with a scripted token matcher and a
 // store that records what it is asked: when passes run, what each keeps, drops and reports.

@@ -1,18 +1,18 @@
-import { bodyBytes } from '../input/body.js';
-import { decodeUtf8 } from '../input/utf8.js';
-import { type ClaimOutcome, type DedupClaim, type DedupStore, okAnswer } from '../dedup/store.js';
-import { tenantScoped } from '../dedup/tenant-scope.js';
-import { WebhookError } from '../errors/webhook-error.js';
-import type { WebhookEvent } from '../events/types.js';
-import { describeThrown } from '../internal/describe.js';
-import { positiveOption } from '../internal/positive.js';
-import { type Answer, errorAnswer } from './answers.js';
-import type { VerifyConfig } from './config.js';
-import { callHook, reportError } from './hooks.js';
-import type { ReceiverOptions } from './options.js';
-import type { Pipeline } from './pipeline.js';
-import type { DeliveryQueue, QueuedDelivery } from './queue-types.js';
-import type { DeliveryInput, KeptInput } from './verify-delivery.js';
+import { bodyBytes } from '../../input/body.js';
+import { decodeUtf8 } from '../../input/utf8.js';
+import { type ClaimOutcome, type DedupClaim, type DedupStore, okAnswer } from '../../dedup/store.js';
+import { tenantScoped } from '../../dedup/tenant-scope.js';
+import { WebhookError } from '../../errors/webhook-error.js';
+import type { WebhookEvent } from '../../events/types.js';
+import { describeThrown } from '../../internal/describe.js';
+import { positiveOption } from '../../internal/positive.js';
+import { type Answer, errorAnswer } from '../answers.js';
+import type { VerifyConfig } from '../config.js';
+import { callHook, reportError } from '../hooks.js';
+import type { ReceiverOptions } from '../options.js';
+import type { Pipeline } from '../pipeline.js';
+import type { DeliveryQueue, QueuedDelivery } from '../queue-types.js';
+import type { DeliveryInput, KeptInput } from '../verify-delivery.js';
 
 /** The largest `queueWaitMs`: the service gives up on an answer after 10 s. */
 const MAX_QUEUE_WAIT_MS = 8000;

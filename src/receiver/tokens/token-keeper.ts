@@ -1,6 +1,6 @@
-import { WebhookError } from '../errors/webhook-error.js';
-import { describeThrown } from '../internal/describe.js';
-import type { MaybePromise } from '../internal/maybe.js';
+import { WebhookError } from '../../errors/webhook-error.js';
+import { describeThrown } from '../../internal/describe.js';
+import type { MaybePromise } from '../../internal/maybe.js';
 import { bearerStart, findToken, plausibleToken, type TokenKey, unknownToken } from './token.js';
 import type { MatchedToken, MatcherOptions, TokenMatcher } from './token-matcher.js';
 import { readDeadline, readTokenList, type TokenSource } from './token-source.js';

@@ -1,14 +1,14 @@
-import { memoryKeptRequests } from '../dedup/kept-requests.js';
-import type { DedupStore } from '../dedup/store.js';
-import { positiveOption } from '../internal/positive.js';
-import type { VerifyConfig } from './config.js';
-import type { WebhookHandlers } from './handlers.js';
-import { reportingLog } from './hooks.js';
+import { memoryKeptRequests } from '../../dedup/kept-requests.js';
+import type { DedupStore } from '../../dedup/store.js';
+import { positiveOption } from '../../internal/positive.js';
+import type { VerifyConfig } from '../config.js';
+import type { WebhookHandlers } from '../handlers.js';
+import { reportingLog } from '../hooks.js';
 import type { KeptDeliveries } from './kept-deliveries.js';
-import type { ReceiverOptions } from './options.js';
-import type { Pipeline } from './pipeline.js';
-import { DEFAULT_TOKEN_CACHE_MS } from './token-source.js';
-import type { DeliveryInput } from './verify-delivery.js';
+import type { ReceiverOptions } from '../options.js';
+import type { Pipeline } from '../pipeline.js';
+import { DEFAULT_TOKEN_CACHE_MS } from '../tokens/token-source.js';
+import type { DeliveryInput } from '../verify-delivery.js';
 
 /** The default of `maxKeptRequests`. */
 export const DEFAULT_MAX_KEPT_REQUESTS = 1000;

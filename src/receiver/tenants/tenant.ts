@@ -1,5 +1,3 @@
-import type { WebhookEvent } from '../events/types.js';
-
 /**
  * One site of a multi-site endpoint: its id (namespacing its dedup keys, ordering marks, job
  * ids and kept requests), its token (or two during its own rotation, the first current), and
@@ -40,20 +38,5 @@ export interface Tenant {
  */
 export type TenantResolver = (tokenSha256: string) => Tenant | undefined | null | Promise<Tenant | undefined | null>;
 
-/** What handlers see of the tenant a delivery came for: `event.tenant`. */
-export interface TenantRef {
-  readonly id: string;
-}
-
 /** The default of `tenantLookupsPerSecond`: lookups of uncached token hashes per second. */
 export const DEFAULT_TENANT_LOOKUPS_PER_SECOND = 50;
-
-/** What verification checks of a tenant once its token matched: the profile binding. */
-export interface TenantBinding {
-  readonly ref: TenantRef;
-  readonly profileId: string | undefined;
-  /** Lower-cased. */
-  readonly domain: string | undefined;
-  /** Checks the event names this tenant's profile (else throws 403) and sets `event.tenant`. */
-  bind(event: WebhookEvent): WebhookEvent;
-}

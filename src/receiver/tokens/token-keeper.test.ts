@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { nodeCryptoProvider } from '../crypto/node-crypto.js';
-import type { WebhookError } from '../errors/webhook-error.js';
+import { nodeCryptoProvider } from '../../crypto/node-crypto.js';
+import type { WebhookError } from '../../errors/webhook-error.js';
 import { TokenKeeper } from './token-keeper.js';
 
 // The keeper on a scripted clock, its source a list the test changes: when the source is read,

@@ -1,18 +1,18 @@
-import { WebhookError } from '../errors/webhook-error.js';
-import type { WebhookEvent } from '../events/types.js';
-import type { BodyInput } from '../input/body.js';
-import { digitsValue, type HeaderLookup, headerLookup } from '../input/headers.js';
-import { andThen, attempt, type MaybePromise } from '../internal/maybe.js';
-import type { HmacStream } from '../crypto/provider.js';
-import type { Admission, AdmittedRequest, BodyHasher, RequestHead } from './admission.js';
-import { type Answer, errorAnswer } from './answers.js';
+import { WebhookError } from '../../errors/webhook-error.js';
+import type { WebhookEvent } from '../../events/types.js';
+import type { BodyInput } from '../../input/body.js';
+import { digitsValue, type HeaderLookup, headerLookup } from '../../input/headers.js';
+import { andThen, attempt, type MaybePromise } from '../../internal/maybe.js';
+import type { HmacStream } from '../../crypto/provider.js';
+import type { Admission, AdmittedRequest, BodyHasher, RequestHead } from '../admission.js';
+import { type Answer, errorAnswer } from '../answers.js';
 import { type Core, handleInput } from './handle-input.js';
-import type { WebhookHandlers } from './handlers.js';
-import { reportRejection } from './hooks.js';
-import { inspectDelivery } from './inspection.js';
-import { type GuardedTrace, startTrace } from './guarded-trace.js';
-import type { TokenMatcher } from './token-matcher.js';
-import { type Admitted, type StreamedDigest, verifyDelivery } from './verify-delivery.js';
+import type { WebhookHandlers } from '../handlers.js';
+import { reportRejection } from '../hooks.js';
+import { inspectDelivery } from '../inspection.js';
+import { type GuardedTrace, startTrace } from '../guarded-trace.js';
+import type { TokenMatcher } from '../tokens/token-matcher.js';
+import { type Admitted, type StreamedDigest, verifyDelivery } from '../verify-delivery.js';
 
 /** Checks a request's head before its body is read: method, declared size, token (see `Receiver.admit`). */
 export function admit(core: Core, head: RequestHead): Admission {

@@ -1,18 +1,18 @@
-import type { KeptRequest, KeptRequestStore } from '../dedup/kept-requests.js';
-import type { WebhookEvent } from '../events/types.js';
-import { bodyBytes } from '../input/body.js';
-import { headerLookup } from '../input/headers.js';
-import { describeThrown } from '../internal/describe.js';
-import type { VerifyConfig } from './config.js';
-import type { WebhookHandlers } from './handlers.js';
-import { reportRejection } from './hooks.js';
-import { tokenSha256Hex } from '../crypto/token-sha256.js';
+import type { KeptRequest, KeptRequestStore } from '../../dedup/kept-requests.js';
+import type { WebhookEvent } from '../../events/types.js';
+import { bodyBytes } from '../../input/body.js';
+import { headerLookup } from '../../input/headers.js';
+import { describeThrown } from '../../internal/describe.js';
+import type { VerifyConfig } from '../config.js';
+import type { WebhookHandlers } from '../handlers.js';
+import { reportRejection } from '../hooks.js';
+import { tokenSha256Hex } from '../../crypto/token-sha256.js';
 import { fromBase64, randomId, toBase64 } from './kept-encoding.js';
-import type { ReceiverOptions } from './options.js';
-import type { Pipeline } from './pipeline.js';
-import { bearerStart } from './token.js';
-import type { MatchedToken } from './token-matcher.js';
-import { type DeliveryInput, type KeptInput, verifyDelivery } from './verify-delivery.js';
+import type { ReceiverOptions } from '../options.js';
+import type { Pipeline } from '../pipeline.js';
+import { bearerStart } from '../tokens/token.js';
+import type { MatchedToken } from '../tokens/token-matcher.js';
+import { type DeliveryInput, type KeptInput, verifyDelivery } from '../verify-delivery.js';
 
 /** The headers the checks read, kept with a request (the token itself only as its hash). */
 const KEPT_HEADERS = ['x-service-timestamp', 'x-service-signature', 'x-service-delivery-id', 'x-service-event'];

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { defaultCryptoProvider } from '../crypto/default-provider.js';
+import { defaultCryptoProvider } from '../../crypto/default-provider.js';
 import { deferredMatcher } from './deferred-matcher.js';
 import { FixedTokens, matchKeptIn, prepareKeys } from './fixed-tokens.js';
 import type { MatchedToken, TokenMatcher } from './token-matcher.js';

@@ -1,6 +1,6 @@
-import { constantTimeEqual, constantTimeEqualAscii } from '../crypto/constant-time.js';
-import type { HmacVerifier } from '../crypto/provider.js';
-import { WebhookError } from '../errors/webhook-error.js';
+import { constantTimeEqual, constantTimeEqualAscii } from '../../crypto/constant-time.js';
+import type { HmacVerifier } from '../../crypto/provider.js';
+import { WebhookError } from '../../errors/webhook-error.js';
 
 /** One configured token, prepared once. */
 export interface TokenKey {

@@ -1,17 +1,17 @@
-import type { WebhookEvent } from '../events/types.js';
-import type { WebhookError } from '../errors/webhook-error.js';
-import { andThen, attempt, type MaybePromise } from '../internal/maybe.js';
-import type { KeptRequests } from './kept-setup.js';
-import type { TokenUsage } from './token-usage.js';
-import { type Answer, errorAnswer } from './answers.js';
-import type { VerifyConfig } from './config.js';
-import type { WebhookHandlers } from './handlers.js';
-import { reportRejection } from './hooks.js';
-import { inspectDelivery } from './inspection.js';
-import { type GuardedTrace, startTrace, tracedHandlers } from './guarded-trace.js';
-import type { ReceiverOptions } from './options.js';
-import type { Pipeline } from './pipeline.js';
-import { type Admitted, type DeliveryInput, verifyDelivery } from './verify-delivery.js';
+import type { WebhookEvent } from '../../events/types.js';
+import type { WebhookError } from '../../errors/webhook-error.js';
+import { andThen, attempt, type MaybePromise } from '../../internal/maybe.js';
+import type { KeptRequests } from '../kept/kept-setup.js';
+import type { TokenUsage } from '../token-usage.js';
+import { type Answer, errorAnswer } from '../answers.js';
+import type { VerifyConfig } from '../config.js';
+import type { WebhookHandlers } from '../handlers.js';
+import { reportRejection } from '../hooks.js';
+import { inspectDelivery } from '../inspection.js';
+import { type GuardedTrace, startTrace, tracedHandlers } from '../guarded-trace.js';
+import type { ReceiverOptions } from '../options.js';
+import type { Pipeline } from '../pipeline.js';
+import { type Admitted, type DeliveryInput, verifyDelivery } from '../verify-delivery.js';
 
 /** What one receiver's requests share, built once by `createReceiver`. */
 export interface Core {

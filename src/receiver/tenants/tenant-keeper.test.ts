@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it, vi } from 'vitest';
-import { nodeCryptoProvider } from '../crypto/node-crypto.js';
-import type { WebhookError } from '../errors/webhook-error.js';
+import { nodeCryptoProvider } from '../../crypto/node-crypto.js';
+import type { WebhookError } from '../../errors/webhook-error.js';
 import type { Tenant } from './tenant.js';
 import { TenantKeeper } from './tenant-keeper.js';
 

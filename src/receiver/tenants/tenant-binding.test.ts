@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { WebhookError } from '../errors/webhook-error.js';
-import type { WebhookEvent } from '../events/types.js';
+import { WebhookError } from '../../errors/webhook-error.js';
+import type { WebhookEvent } from '../../events/types.js';
 import { checkTenant } from './tenant-binding.js';
 
 const ref = { id: 'site-a' };

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { WebhookError } from '../errors/webhook-error.js';
+import { WebhookError } from '../../errors/webhook-error.js';
 import { LookupBudget } from './lookup-budget.js';
 
 /** A budget on a clock the test moves by hand. */

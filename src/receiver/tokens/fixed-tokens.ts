@@ -1,4 +1,4 @@
-import type { CryptoProvider } from '../crypto/provider.js';
+import type { CryptoProvider } from '../../crypto/provider.js';
 import { matchToken, type TokenKey } from './token.js';
 import type { MatchedToken, TokenMatcher } from './token-matcher.js';
 
@@ -27,7 +27,7 @@ export async function matchKeptIn(
   tokenSha256: string,
 ): Promise<MatchedToken | undefined> {
   // Loaded with the kept requests that need it: an endpoint with a fixed token never does.
-  const { keyTokenSha256Hex } = await import('../crypto/token-sha256.js');
+  const { keyTokenSha256Hex } = await import('../../crypto/token-sha256.js');
   for (const match of matches) if ((await keyTokenSha256Hex(match.key)) === tokenSha256) return match;
   return undefined;
 }

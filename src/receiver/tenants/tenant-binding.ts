@@ -1,6 +1,6 @@
-import { WebhookError } from '../errors/webhook-error.js';
-import type { WebhookEvent } from '../events/types.js';
-import type { TenantBinding } from './tenant.js';
+import { WebhookError } from '../../errors/webhook-error.js';
+import type { WebhookEvent } from '../../events/types.js';
+import type { TenantBinding } from '../tokens/matched-tenant.js';
 
 /**
  * Tenant mode's last check: an article event must name the tenant's profile (where the tenant

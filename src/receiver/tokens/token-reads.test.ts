@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import type { HmacVerifier } from '../crypto/provider.js';
+import type { HmacVerifier } from '../../crypto/provider.js';
 import { matchToken, type TokenKey } from './token.js';
-import { loggedBytes, loggedText, range, type ReadLog, readsOf } from '../internal/read-log.js';
+import { loggedBytes, loggedText, range, type ReadLog, readsOf } from '../../internal/read-log.js';
 
 // Structural constant time for check 2, the Bearer token: no clock. matchToken must compare the
 // header with every configured token, reading every character and byte, in one and the same

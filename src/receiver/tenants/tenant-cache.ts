@@ -1,5 +1,5 @@
-import type { MatchedToken } from './token-matcher.js';
-import type { TokenKey } from './token.js';
+import type { MatchedToken } from '../tokens/token-matcher.js';
+import type { TokenKey } from '../tokens/token.js';
 
 /** A found tenant's prepared tokens, kept by the hash that found it. */
 export interface TenantEntry {

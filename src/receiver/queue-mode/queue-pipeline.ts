@@ -1,4 +1,4 @@
-import type { Pipeline } from './pipeline.js';
+import type { Pipeline } from '../pipeline.js';
 import type { QueuePipelineOptions } from './queue-mode.js';
 
 /**

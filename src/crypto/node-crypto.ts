@@ -34,13 +34,16 @@ export function loadNodeCrypto(): NodeCrypto | undefined {
  * memory as well as the `KeyObject` (see SECURITY.md). Larger and streamed bodies use
  * `createHmac` with the `KeyObject`.
  *
+ * `hmacSha256` also takes raw key bytes (a `Uint8Array`) where a receiver passes its token,
+ * for keys that are not UTF-8 text, such as the Wycheproof test vectors'.
+ *
  * @throws Error when node:crypto cannot be loaded here; use `webCryptoProvider()` instead.
  * @example
  * ```ts
  * const receiver = createReceiver({ token, crypto: nodeCryptoProvider() });
  * ```
  */
-export function nodeCryptoProvider(): CryptoProvider {
+export function nodeCryptoProvider(): CryptoProvider & { hmacSha256(secret: string | Uint8Array): HmacVerifier } {
   const crypto = loadNodeCrypto();
   if (!crypto) {
     throw new Error(
@@ -50,12 +53,12 @@ export function nodeCryptoProvider(): CryptoProvider {
   const hash = usableOneShotHash(crypto.hash);
   return {
     name: 'node:crypto',
-    hmacSha256(secret: string): HmacVerifier {
-      const secretBytes = new TextEncoder().encode(secret);
+    hmacSha256(secret: string | Uint8Array): HmacVerifier {
+      const secretBytes = typeof secret === 'string' ? new TextEncoder().encode(secret) : secret.slice();
       // A KeyObject holds the key in native memory once, so no delivery converts the string
       // again; the string itself still works on runtimes whose node:crypto lacks KeyObject.
       // Streamed and large bodies use it; small whole bodies take the cheaper two-pass HMAC.
-      const key = crypto.createSecretKey ? crypto.createSecretKey(secretBytes) : secret;
+      const key = crypto.createSecretKey?.(secretBytes) ?? (typeof secret === 'string' ? secret : secret.slice());
       const twoPass = hash ? new TwoPassHmac(hash, secretBytes) : undefined;
       secretBytes.fill(0);
       const verifier: HmacVerifier & HexComparing = {

@@ -4,6 +4,7 @@ import { createReceiver, nodeCryptoProvider, WebhookError } from 'webhook-cms-re
 import { webhookHandler } from 'webhook-cms-receiver/fetch';
 import file from '../fixtures/deliveries.json' with { type: 'json' };
 import { TENANT_CHECKS } from './tenant-checks.mjs';
+import { WYCHEPROOF_CHECKS } from './wycheproof-checks.mjs';
 
 /**
  * Runs every shared vector through `receiver.verify`, `receiver.handle` and the Fetch adapter
@@ -28,6 +29,7 @@ export async function runVectorChecks() {
   for (const [name, check] of Object.entries(TOKEN_SOURCE_CHECKS))
     results.push(await attempt(name, () => check(vectors)));
   for (const [name, check] of Object.entries(TENANT_CHECKS)) results.push(await attempt(name, check));
+  for (const [name, check] of Object.entries(WYCHEPROOF_CHECKS)) results.push(await attempt(name, check));
   const failures = results.filter((result) => result !== true);
   return { ...describeRuntime(), passed: results.length - failures.length, failed: failures.length, failures };
 }

@@ -1,8 +1,10 @@
+import { PROFILE_HELP } from './profile-flags.js';
+
 const TOKEN_NOTE = `The token comes from the WEBHOOK_TOKEN environment variable, or the variable that
 --token-env NAME names; never from the command line, where the process list and shell
 history would keep it. It is never printed.`;
 
-export const TOP_HELP = `webhook-cms-receiver: send, sign, probe, diagnose and inspect Webhook CMS deliveries
+export const TOP_HELP = `webhook-cms-receiver: send, sign, probe, diagnose, inspect and replay Webhook CMS deliveries, and walk a token rotation
 
 Usage:
   webhook-cms-receiver send --url URL --event EVENT [options]   send a delivery like the service does
@@ -40,6 +42,7 @@ Options:
   --tamper             change one byte of the body after signing (expect 403)
   --stale SECONDS      back-date the timestamp (expect 403 from 300 s on)
   --wrong-token        sign and authenticate with another token (expect 401)
+${PROFILE_HELP}
   --no-retry           one attempt only
   --json               one JSON line per delivery: its summary and every attempt
   -h, --help           this help
@@ -81,8 +84,7 @@ Options:
   --writes             also sync and trash a draft article whose slug starts
                        webhook-cms-probe-, redeliver it (must answer "duplicate": true)
                        and send 5 concurrent copies of one delivery id (one may run)
-  --profile-id ID      with --profile-domain: the profile those articles name (a
-  --profile-domain D   tenant-mode endpoint answers 403 to another site's profile)
+${PROFILE_HELP}
   --timeout-ms MS      how long to wait for each answer (default: 10000, the service's limit)
   --token-env NAME     the environment variable holding the token (default: WEBHOOK_TOKEN)
   --json               one JSON document: { ok, url, rows: [{ name, result, reason }] }

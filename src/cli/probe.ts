@@ -2,13 +2,13 @@ import { type ProbeRow, probeEndpoint } from '../probe/index.js';
 import { PROBE_HELP } from './help.js';
 import { tokenFrom, urlFrom } from './inputs.js';
 import { parseCommandLine, redacting, wholeNumber, writeJson, type Io } from './io.js';
+import { PROFILE_OPTIONS, profileFrom } from './profile-flags.js';
 import { EXIT, Inputs } from './usage-error.js';
 
 const OPTIONS = {
   'token-env': { type: 'string' },
   writes: { type: 'boolean' },
-  'profile-id': { type: 'string' },
-  'profile-domain': { type: 'string' },
+  ...PROFILE_OPTIONS,
   'timeout-ms': { type: 'string' },
   json: { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
@@ -34,10 +34,7 @@ export async function probeCommand(args: string[], io: Io): Promise<number> {
   const url = positionals.length === 1 ? inputs.take(() => urlFrom(positionals[0])) : undefined;
   const token = inputs.take(() => tokenFrom(flags['token-env'], io.env));
   const timeoutMs = inputs.take(() => wholeNumber(flags['timeout-ms'], '--timeout-ms', 1));
-  const profileId = flags['profile-id'];
-  const profileDomain = flags['profile-domain'];
-  if ((profileId === undefined) !== (profileDomain === undefined))
-    inputs.add('--profile-id and --profile-domain go together: the profile the written articles name');
+  const profile = inputs.take(() => profileFrom(flags));
   inputs.check();
   const out = redacting(io, token);
   const writes = flags.writes === true;
@@ -46,16 +43,14 @@ export async function probeCommand(args: string[], io: Io): Promise<number> {
       ? 'with writes: a probe article is synced and trashed'
       : 'read-only: only test events and refusals';
     out.stdout(
-      `Probing ${url} against contract v2 (${mode})\n\n  ${'result'.padEnd(7)}${'check'.padEnd(NAME_WIDTH)}reason\n`,
+      `Probing ${url} against the contract (${mode})\n\n  ${'result'.padEnd(7)}${'check'.padEnd(NAME_WIDTH)}reason\n`,
     );
   }
   const result = await probeEndpoint(url!, {
     token: token!,
     writes,
     timeoutMs,
-    ...(profileId !== undefined && profileDomain !== undefined
-      ? { profile: { id: profileId, domain: profileDomain } }
-      : {}),
+    ...(profile ? { profile } : {}),
     onRow: flags.json ? undefined : (row) => out.stdout(rowLine(row)),
   });
   if (flags.json) writeJson(out, { ...result, writes });

@@ -3,6 +3,7 @@ import { redirectReason } from '../sender/index.js';
 import { SEND_HELP } from './help.js';
 import { sendPayload, tokenFrom, urlFrom } from './inputs.js';
 import { parseFlags, redacting, wholeNumber, writeJson, type Flags, type Io } from './io.js';
+import { PROFILE_OPTIONS, profileFrom, withProfile } from './profile-flags.js';
 import { EXIT, Inputs } from './usage-error.js';
 
 const OPTIONS = {
@@ -16,6 +17,7 @@ const OPTIONS = {
   stale: { type: 'string' },
   'wrong-token': { type: 'boolean' },
   'no-retry': { type: 'boolean' },
+  ...PROFILE_OPTIONS,
   json: { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
 } as const;
@@ -33,7 +35,9 @@ export async function sendCommand(args: string[], io: Io): Promise<number> {
   const inputs = new Inputs();
   const token = inputs.take(() => tokenFrom(flags['token-env'], io.env));
   const url = inputs.take(() => urlFrom(flags.url));
-  const sent = inputs.take(() => sendPayload(flags.event, flags.file));
+  const profile = inputs.take(() => profileFrom(flags));
+  const read = inputs.take(() => sendPayload(flags.event, flags.file));
+  const sent = read && inputs.take(() => ({ ...read, payload: withProfile(read.payload, profile) }));
   const repeat = inputs.take(() => wholeNumber(flags.repeat, '--repeat', 1)) ?? 1;
   const staleBy = inputs.take(() => wholeNumber(flags.stale, '--stale', 0));
   inputs.check();

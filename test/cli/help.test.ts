@@ -15,9 +15,11 @@ describe('webhook-cms-receiver help and usage messages', () => {
     expect(run.stdout).toContain('createInspector');
   });
 
-  it('lists inspect in the top-level help, from its first line on', async () => {
+  it('names every command in the top-level help, from its first line on', async () => {
     const run = await runCli(['--help']);
-    expect(run.stdout.split('\n')[0]).toContain('inspect');
+    const headline = run.stdout.split('\n')[0]!;
+    for (const command of ['send', 'sign', 'probe', 'diagnose', 'inspect', 'replay', 'rotation'])
+      expect(headline).toMatch(new RegExp(`\\b${command}\\b`));
     expect(run.stdout).toContain('webhook-cms-receiver inspect [--file FILE] [--target URL]');
   });
 

@@ -1,0 +1,177 @@
+import type { MessageAttributeValue, SQSClient } from '@aws-sdk/client-sqs';
+import {
+  type HandlerContext,
+  type JobResult,
+  type JobSource,
+  retryDelayMs,
+  type SourceJob,
+  startWorker,
+  type WorkerOptions,
+} from 'webhook-cms-receiver';
+import { bodiesOption, type SqsBodies } from './bodies.js';
+import { type Consumer, consume, type ReceivedMessage, type SqsJob } from './consume.js';
+import { queueSetup } from './dead-letter.js';
+import { warnOnReceiveCount } from './source.js';
+
+/**
+ * One record of an SQS-triggered Lambda's event, as AWS sends it (the `SQSRecord` of
+ * `@types/aws-lambda`, which fits this shape).
+ */
+export interface SqsRecordLike {
+  messageId: string;
+  receiptHandle: string;
+  body: string;
+  attributes: { ApproximateReceiveCount?: string; MessageGroupId?: string } & Record<string, string | undefined>;
+  messageAttributes?: Record<string, { stringValue?: string; dataType: string } | undefined>;
+}
+
+/** An SQS-triggered Lambda's event (`SQSEvent`). */
+export interface SqsEventLike {
+  Records: readonly SqsRecordLike[];
+}
+
+/** What the Lambda answers: the messages to leave on the queue (`ReportBatchItemFailures`). */
+export interface SqsBatchResponse {
+  batchItemFailures: Array<{ itemIdentifier: string }>;
+}
+
+/** Options of {@link sqsHandler}: those of `startWorker`, plus the queue and the S3 bucket. */
+export interface SqsHandlerOptions<C extends HandlerContext = HandlerContext> extends WorkerOptions<SqsJob, C> {
+  /** An `SQSClient`: the handler changes visibility, deletes, and sends dead letters with it. */
+  client: SQSClient;
+  /** The URL of the queue that triggers the function (the event source). */
+  queueUrl: string;
+  /** The S3 bucket `sqsQueue` writes large bodies to (the same `{ client, bucket }`). */
+  bodies?: SqsBodies;
+  /** The dead-letter queue. Default the queue's redrive policy's `deadLetterTargetArn`. */
+  deadLetterQueueUrl?: string;
+}
+
+/**
+ * The handler of an SQS-triggered Lambda: runs each record's delivery through the same worker
+ * as `startWorker` (typed event, `signal`, dedup, ordering, `context.job` = the message) and
+ * answers `{ batchItemFailures }`, so one failing delivery does not run its batch again. Enable
+ * `ReportBatchItemFailures` on the event source mapping (`FunctionResponseTypes` in
+ * template.yaml). A retry or a held claim is delayed with `ChangeMessageVisibility` and
+ * reported as a failure; a delivery out of attempts goes to the dead-letter queue with its
+ * reason. On a FIFO queue the records of one article run in order, and those after a failure
+ * are left for the next batch, so the order holds.
+ *
+ * Keep `handlerTimeoutMs` under the function's timeout (at most 15 minutes), and the queue's
+ * `VisibilityTimeout` at least six times the function's timeout, as AWS advises.
+ *
+ * @example
+ * ```ts
+ * export const handler = sqsHandler({
+ *   handlers: { 'article.sync': ({ article }) => publish(article) },
+ *   client: new SQSClient({}),
+ *   queueUrl: process.env.QUEUE_URL!,
+ *   bodies: { client: new S3Client({}), bucket: process.env.BODIES_BUCKET! },
+ *   dedup: dynamoDbDedupStore(dynamo, { table: process.env.DEDUP_TABLE! }),
+ * });
+ * ```
+ */
+export function sqsHandler<C extends HandlerContext = HandlerContext>(
+  options: SqsHandlerOptions<C>,
+): (event: SqsEventLike, context?: unknown) => Promise<SqsBatchResponse> {
+  const { client, queueUrl } = options ?? ({} as SqsHandlerOptions<C>);
+  if (typeof client?.send !== 'function' || typeof queueUrl !== 'string' || queueUrl === '') {
+    throw new TypeError(
+      'sqsHandler needs { handlers, client, queueUrl }: sqsHandler({ handlers, client: new SQSClient({}), queueUrl: process.env.QUEUE_URL! })',
+    );
+  }
+  const bodies = bodiesOption(options.bodies, 'sqsHandler');
+  let consumer: Promise<Consumer> | undefined;
+  const ready = (): Promise<Consumer> => {
+    consumer ??= consumerFor(options, bodies);
+    // A failed start (SQS unreachable, no redrive policy) is tried again with the next batch.
+    consumer.catch(() => {
+      consumer = undefined;
+    });
+    return consumer;
+  };
+  return async (event) => {
+    const started = await ready();
+    const failures: string[] = [];
+    // Records of one FIFO group run in order; a standard queue's run at once.
+    const groups = new Map<string, SqsRecordLike[]>();
+    for (const record of event?.Records ?? []) {
+      const key = record.attributes?.MessageGroupId ?? record.messageId;
+      const list = groups.get(key);
+      if (list) list.push(record);
+      else groups.set(key, [record]);
+    }
+    await Promise.all(
+      [...groups.values()].map(async (records) => {
+        for (let i = 0; i < records.length; i++) {
+          const outcome = await consume(received(records[i]!), started).catch(() => 'kept' as const);
+          if (outcome === 'kept') {
+            // After a failure in a FIFO group, the rest wait: running them now would break the order.
+            failures.push(
+              ...records.slice(i, records[i]!.attributes?.MessageGroupId ? undefined : i + 1).map((r) => r.messageId),
+            );
+            if (records[i]!.attributes?.MessageGroupId) return;
+          }
+        }
+      }),
+    );
+    return { batchItemFailures: failures.map((itemIdentifier) => ({ itemIdentifier })) };
+  };
+}
+
+/** A worker on a source that Lambda pushes batches to, rather than one that pulls. */
+async function consumerFor<C extends HandlerContext>(
+  options: SqsHandlerOptions<C>,
+  bodies: SqsBodies | undefined,
+): Promise<Consumer> {
+  let given:
+    | { run: (job: SourceJob<SqsJob>) => Promise<JobResult>; retry: Parameters<typeof retryDelayMs>[0] }
+    | undefined;
+  let warn: ((text: string) => void) | undefined;
+  const source: JobSource<SqsJob> = {
+    start(run, settings) {
+      given = { run, retry: settings.retry };
+      warn = settings.warn;
+    },
+    close: async () => {},
+  };
+  await startWorker(source, options).ready;
+  const setup = await queueSetup(options.client, options.queueUrl, {
+    deadLetterQueueUrl: options.deadLetterQueueUrl,
+    call: 'sqsHandler',
+  });
+  warnOnReceiveCount(setup.maxReceiveCount, given!.retry.attempts, warn);
+  const logger = options.logger === undefined ? console : options.logger;
+  return {
+    client: options.client,
+    queueUrl: options.queueUrl,
+    bodies,
+    setup,
+    run: given!.run,
+    dedup: options.dedup || undefined,
+    ordering: options.ordering === true,
+    attempts: given!.retry.attempts,
+    delayMs: (attempt) => retryDelayMs(given!.retry, attempt),
+    deferrals: new Map(),
+    report: (text) => {
+      if (logger) (logger.error as (text: string) => unknown)(`sqsHandler: ${text}`);
+    },
+  };
+}
+
+/** A Lambda event record as the consumer takes it. */
+function received(record: SqsRecordLike): ReceivedMessage {
+  const attributes: Record<string, MessageAttributeValue> = {};
+  for (const [name, value] of Object.entries(record.messageAttributes ?? {})) {
+    if (value) attributes[name] = { DataType: value.dataType, StringValue: value.stringValue };
+  }
+  const groupId = record.attributes?.MessageGroupId;
+  return {
+    messageId: record.messageId,
+    receiptHandle: record.receiptHandle,
+    body: record.body,
+    attributes,
+    receiveCount: Number(record.attributes?.ApproximateReceiveCount ?? 1),
+    ...(groupId === undefined ? {} : { groupId }),
+  };
+}

@@ -1,0 +1,20 @@
+// Starts fauxqs (an SQS and S3 emulator from npm) on 127.0.0.1 at the port given as the first
+// argument (0 for any), and prints `listening <url>` once it accepts connections.
+// fauxqs imports `node:sqlite` (Node 22.5+) for its optional persistence, which these tests do
+// not use: on an older Node that import is answered by a stub, so the emulator runs in memory.
+import { register } from 'node:module';
+
+const stub = 'export class DatabaseSync { constructor() { throw new Error("fauxqs persistence needs Node 22.5+"); } }';
+const [major, minor] = process.versions.node.split('.').map(Number);
+if (major < 22 || (major === 22 && minor < 5)) {
+  const hook = `export async function resolve(specifier, context, next) {
+    if (specifier === 'node:sqlite') return { url: 'data:text/javascript,${encodeURIComponent(stub)}', shortCircuit: true };
+    return next(specifier, context);
+  }`;
+  register(`data:text/javascript,${encodeURIComponent(hook)}`);
+}
+const { buildApp } = await import('fauxqs');
+const app = buildApp({ logger: false });
+const url = await app.listen({ port: Number(process.argv[2] ?? 0), host: '127.0.0.1' });
+process.stdout.write(`listening ${url}\n`);
+process.on('SIGTERM', () => app.close().then(() => process.exit(0)));

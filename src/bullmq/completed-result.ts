@@ -1,5 +1,6 @@
 import type { Queue } from 'bullmq';
 import type { JobResult } from 'webhook-cms-receiver';
+import { bullClient } from './client.js';
 import { runScript, type Script } from './script.js';
 
 /** How far back the event stream is searched: a few events per job, so the last few hundred jobs. */
@@ -29,7 +30,7 @@ return false`,
  * event stream; undefined when it is not there (trimmed, or the job never completed).
  */
 export async function completedResult(queue: Queue, jobId: string): Promise<JobResult | undefined> {
-  const found = await runScript(await queue.client, FIND_COMPLETED, [queue.keys.events!, jobId, SEARCH_EVENTS]);
+  const found = await runScript(await bullClient(queue), FIND_COMPLETED, [queue.keys.events!, jobId, SEARCH_EVENTS]);
   if (typeof found !== 'string' || found === '') return undefined;
   try {
     const result = JSON.parse(found) as JobResult | null;

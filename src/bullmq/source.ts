@@ -1,4 +1,5 @@
 import { DelayedError, type Job, UnrecoverableError, Worker, type WorkerOptions as BullWorkerOptions } from 'bullmq';
+import { bullClient } from './client.js';
 import { runScript, type Script } from './script.js';
 import { isJobFailure, type JobResult, type JobSource, type QueuedDelivery } from 'webhook-cms-receiver';
 
@@ -14,6 +15,12 @@ const COUNT_DEFERRAL: Script = {
   keys: 1,
   lua: "if redis.call('EXISTS', KEYS[1]) == 1 then return redis.call('HINCRBY', KEYS[1], ARGV[1], 1) end return 0",
 };
+
+/** The hash commands this source runs on BullMQ's client (ioredis, or BullMQ 6's client wrapper). */
+interface HashClient {
+  hget(key: string, field: string): Promise<string | null>;
+  hdel(key: string, ...fields: string[]): Promise<number>;
+}
 
 /**
  * Options of {@link bullmqSource}: BullMQ's own `WorkerOptions` (`connection`, `prefix`,
@@ -57,15 +64,18 @@ export function bullmqSource(options: BullmqSourceOptions): JobSource<Job<Queued
   }
   const { queueName, ...workerOptions } = options;
   let worker: Worker<QueuedDelivery> | undefined;
+  let reachedRedis = false;
   return {
     async start(run, { concurrency, retry, warn }) {
       const bull: Worker<QueuedDelivery> = new Worker<QueuedDelivery>(
         queueName,
-        async (job, token, signal): Promise<JobResult> => {
+        async (job: Job<QueuedDelivery>, token?: string, signal?: AbortSignal): Promise<JobResult> => {
           const key = bull.toKey(job.id!);
           // Only a run after an earlier one can have been deferred: the first run costs no round trip.
           const deferrals: number =
-            job.attemptsStarted > 1 ? Number(await (await bull.client).hget(key, DEFERRALS_FIELD)) || 0 : 0;
+            job.attemptsStarted > 1
+              ? Number(await ((await bullClient(bull)) as HashClient).hget(key, DEFERRALS_FIELD)) || 0
+              : 0;
           const attempt = Math.max(1, job.attemptsStarted - deferrals);
           try {
             // Kept as the job's `returnvalue`, where a hybrid answer reads its published_url.
@@ -73,13 +83,13 @@ export function bullmqSource(options: BullmqSourceOptions): JobSource<Job<Queued
           } catch (error) {
             if (!isJobFailure(error)) throw error;
             if (error.deferred) {
-              await runScript(await bull.client, COUNT_DEFERRAL, [key, DEFERRALS_FIELD]);
+              await runScript(await bullClient(bull), COUNT_DEFERRAL, [key, DEFERRALS_FIELD]);
             } else {
               await job.log(`attempt ${attempt}: ${error.message}`).catch(() => {});
             }
             if (!error.retry) {
               // A dead letter re-run with `job.retry()` starts its count afresh.
-              await (await bull.client).hdel(key, DEFERRALS_FIELD).catch(() => {});
+              await ((await bullClient(bull)) as HashClient).hdel(key, DEFERRALS_FIELD).catch(() => {});
               throw new UnrecoverableError(error.message);
             }
             await job.moveToDelayed(Date.now() + error.delayMs, token);
@@ -91,9 +101,12 @@ export function bullmqSource(options: BullmqSourceOptions): JobSource<Job<Queued
       );
       worker = bull;
       await connected(bull, queueName, warn);
+      reachedRedis = true;
     },
     async close() {
-      await worker?.close();
+      // A worker that never reached Redis has no job to let finish, and BullMQ 6's graceful
+      // close waits for a connection that never comes: close it at once.
+      await worker?.close(!reachedRedis);
     },
   };
 }

@@ -1,8 +1,12 @@
 import type { Queue } from 'bullmq';
 import type { QueueStats } from 'webhook-cms-receiver';
 
-/** The states of jobs no worker has taken: ready ones (wait, paused, prioritized) and retries in backoff (delayed). */
-const WAITING = ['wait', 'paused', 'prioritized', 'delayed'] as const;
+/**
+ * The states of jobs no worker has taken: ready ones (waiting, prioritized) and retries in
+ * backoff (delayed). BullMQ 5 adds its paused list to `waiting`; BullMQ 6 keeps a paused
+ * queue's jobs in the wait list and has no `paused` state.
+ */
+const READY = ['waiting', 'prioritized'] as const;
 
 /**
  * The queue's backlog, in two round trips: its counts, then the job next in line. BullMQ
@@ -10,10 +14,10 @@ const WAITING = ['wait', 'paused', 'prioritized', 'delayed'] as const;
  * prioritized set, so the oldest ready job is one of those; a delayed one is not ready yet.
  */
 export async function bullmqStats(queue: Queue): Promise<QueueStats> {
-  const counts = await queue.getJobCounts(...WAITING);
-  const depth = WAITING.reduce((sum, state) => sum + (counts[state] ?? 0), 0);
+  const counts: Record<string, number> = await queue.getJobCounts(...READY, 'delayed');
+  const depth = Object.values(counts).reduce((sum, count) => sum + (count ?? 0), 0);
   if (depth === (counts.delayed ?? 0)) return { depth, oldestAgeSeconds: undefined };
-  const next = await queue.getJobs(['wait', 'paused', 'prioritized'], 0, 0, true);
+  const next = await queue.getJobs([...READY], 0, 0, true);
   const enqueued = next.map((job) => job.timestamp).filter((at) => Number.isFinite(at));
   if (enqueued.length === 0) return { depth, oldestAgeSeconds: undefined };
   // Producer and collector clocks may differ: a job from the future has waited no time.

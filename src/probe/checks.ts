@@ -160,7 +160,20 @@ function nonPostRow(answer: Exchange, ctx: ProbeContext): ProbeRow {
   const text = answerText(answer, ctx.url, 'GET');
   const allowsPost = (answer.allow ?? '').split(',').some((method) => method.trim().toUpperCase() === 'POST');
   if (answer.status === 405 && allowsPost) return { name, result: 'pass', reason: `${text}, Allow: ${answer.allow}` };
-  if (answer.status === 405) return { name, result: 'warn', reason: `${text} without Allow: POST` };
+  // A framework's own 405 for a method the route does not take (Next.js route handlers answer an
+  // empty 405 with no Allow): the route takes POST, which is all the service sends.
+  if (answer.status === 405 && (answer.allow ?? '').trim() === '')
+    return {
+      name,
+      result: 'pass',
+      reason: `${text}, no Allow header: the framework's own answer for a method the route does not take (Next.js answers so), which is fine: the service only POSTs`,
+    };
+  if (answer.status === 405)
+    return {
+      name,
+      result: 'warn',
+      reason: `${text}, Allow: ${answer.allow}: it does not name POST, though the route takes POST; the contract answers Allow: POST`,
+    };
   // The README's own pattern: app.post (Express, Hono, Fastify, h3) answers other methods 404.
   if (answer.status === 404)
     return {

@@ -38,9 +38,10 @@ export interface ProbeResult {
 }
 
 /**
- * Checks a running endpoint against contract v2: a test event is accepted, a redelivery is
- * still acknowledged, a wrong token gets 401, a bad signature and stale, future or malformed
- * timestamps get 403, GET gets 405 with `Allow: POST`, and every answer comes within 10 s.
+ * Checks a running endpoint against the contract's delivery rules: a test event is accepted, a
+ * redelivery is still acknowledged, a wrong token gets 401, a bad signature and stale, future or
+ * malformed timestamps get 403, GET gets 405 with `Allow: POST` (a framework's own empty 405, or
+ * the 404 of a POST-only route, passes too), and every answer comes within 10 s.
  * By default it sends only `test` events; `writes: true` adds a sync and a trash of a probe
  * article, a redelivery that must be answered as a duplicate, and concurrent copies of one
  * delivery id of which exactly one may run.

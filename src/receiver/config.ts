@@ -8,6 +8,7 @@ import { deferredMatcher } from './tokens/deferred-matcher.js';
 import { FixedTokens } from './tokens/fixed-tokens.js';
 import type { TokenKeeperOptions } from './tokens/token-keeper.js';
 import type { TokenMatcher } from './tokens/token-matcher.js';
+import { DEFAULT_TOKEN_READ_TIMEOUT_MS } from './tokens/read-timeout.js';
 import { DEFAULT_TOKEN_CACHE_MS, readDeadline, readTokenList } from './tokens/token-source.js';
 
 /** What verification needs, resolved from the options once per receiver. */
@@ -34,6 +35,11 @@ export function resolveConfig(
   const common = {
     rotatingUntil: options.rotatingUntil,
     cacheMs: positiveOption(options.tokenCacheMs, DEFAULT_TOKEN_CACHE_MS, 'createReceiver: tokenCacheMs'),
+    readTimeoutMs: positiveOption(
+      options.tokenReadTimeoutMs,
+      DEFAULT_TOKEN_READ_TIMEOUT_MS,
+      'createReceiver: tokenReadTimeoutMs',
+    ),
     crypto: options.crypto ?? defaultCryptoProvider(),
     now,
     onReadFailed,

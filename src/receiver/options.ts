@@ -78,6 +78,14 @@ export interface ReceiverOptions {
   /** How long a token source's answer (or a found tenant) is kept, in milliseconds. Default 60 000. */
   tokenCacheMs?: number;
   /**
+   * How long one read of a token source (or one `tenants` lookup) may take, in milliseconds,
+   * before it counts as failed: reported to `onError` (at most once a minute), the last good
+   * list kept, and a delivery that has none answered 503 `Token unavailable` (retried), so a
+   * hung secret manager or database never holds deliveries. Default 5000, half the service's
+   * 10 s delivery timeout.
+   */
+  tokenReadTimeoutMs?: number;
+  /**
    * Arms a rotation window until this moment (a `Date`, epoch ms or ISO string, at most 24 h
    * ahead; a token source's own `rotatingUntil` wins over it). While armed, a well-formed
    * Bearer token that matches none is answered 503 `Token rotation in progress` with

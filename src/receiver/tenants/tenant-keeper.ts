@@ -13,6 +13,7 @@ import type { TenantBinding } from '../tokens/matched-tenant.js';
 import { bearerStart, findToken, plausibleToken, unknownToken } from '../tokens/token.js';
 import type { MatchedToken, MatcherOptions, TokenMatcher } from '../tokens/token-matcher.js';
 import { readDeadline } from '../tokens/token-source.js';
+import { DEFAULT_TOKEN_READ_TIMEOUT_MS, withReadTimeout } from '../tokens/read-timeout.js';
 
 /** What a {@link TenantKeeper} is made from, once per receiver. */
 export interface TenantKeeperOptions extends MatcherOptions {
@@ -24,8 +25,6 @@ export interface TenantKeeperOptions extends MatcherOptions {
 const RETRY_MS = 1000;
 /** A known site waits at most this long for its entry to be looked up again, then is answered from the old one. */
 const STALE_AFTER_MS = 1000;
-/** A lookup that takes longer fails (503, reported): a hung database must not hold requests forever. */
-const LOOKUP_TIMEOUT_MS = 5000;
 const REPORT_MS = 60_000;
 const encoder = new TextEncoder();
 
@@ -155,7 +154,9 @@ export class TenantKeeper implements TokenMatcher {
   private async resolve(hash: string, previous: TenantEntry | undefined): Promise<TenantEntry | undefined> {
     let tenant: CheckedTenant | undefined;
     try {
-      tenant = readTenant(await withTimeout(this.options.tenants(hash)));
+      // A lookup that takes too long fails (503, reported): a hung database must not hold requests forever.
+      const timeoutMs = this.options.readTimeoutMs ?? DEFAULT_TOKEN_READ_TIMEOUT_MS;
+      tenant = readTenant(await withReadTimeout(this.options.tenants(hash), timeoutMs, 'tenants'));
     } catch (cause) {
       const now = this.options.now();
       this.report(cause, now);
@@ -199,17 +200,4 @@ export class TenantKeeper implements TokenMatcher {
       new WebhookError('token_unavailable', `the tenants resolver failed: ${describeThrown(cause)}`, { cause }),
     );
   }
-}
-
-/** The resolver's answer, or a rejection after {@link LOOKUP_TIMEOUT_MS}; the timer never holds the process open. */
-function withTimeout<T>(value: T | Promise<T>): Promise<T> {
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const expired = new Promise<never>((_, reject) => {
-    timer = setTimeout(
-      () => reject(new Error(`tenants did not answer within ${LOOKUP_TIMEOUT_MS} ms`)),
-      LOOKUP_TIMEOUT_MS,
-    );
-    (timer as { unref?: () => void }).unref?.();
-  });
-  return Promise.race([Promise.resolve(value), expired]).finally(() => clearTimeout(timer));
 }

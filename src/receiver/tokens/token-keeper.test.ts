@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { nodeCryptoProvider } from '../../crypto/node-crypto.js';
 import type { WebhookError } from '../../errors/webhook-error.js';
 import { TokenKeeper } from './token-keeper.js';
@@ -11,7 +11,7 @@ const T0 = Date.parse('2026-06-01T12:00:00.000Z');
 const sha256 = (text: string) => createHash('sha256').update(text, 'utf8').digest('hex');
 const bearer = (token: string) => `Bearer ${token}`;
 
-function keeper(token: unknown, options: { rotatingUntil?: unknown; cacheMs?: number } = {}) {
+function keeper(token: unknown, options: { rotatingUntil?: unknown; cacheMs?: number; readTimeoutMs?: number } = {}) {
   const clock = { now: T0 };
   const reported: WebhookError[] = [];
   const instance = new TokenKeeper({
@@ -21,6 +21,7 @@ function keeper(token: unknown, options: { rotatingUntil?: unknown; cacheMs?: nu
     crypto: nodeCryptoProvider(),
     now: () => clock.now,
     onReadFailed: (error) => reported.push(error),
+    readTimeoutMs: options.readTimeoutMs,
   });
   return { clock, reported, instance };
 }
@@ -132,12 +133,66 @@ describe('TokenKeeper with a token source', () => {
     expect(instance.match(bearer('whk_a'))).toMatchObject({ index: 0 });
     expect(state.reads).toBe(1);
     clock.now += 1;
-    // Stale: the head cannot wait for the read.
-    expect(instance.matchNow(bearer('whk_a'))).toBeUndefined();
     state.answer = new Error('vault down');
-    expect(await instance.match(bearer('whk_a'))).toMatchObject({ index: 0 });
+    // Stale: the head answers from the current list at once and starts a read in the background.
+    expect(instance.matchNow(bearer('whk_a'))).toMatchObject({ index: 0 });
     expect(state.reads).toBe(2);
+    expect(instance.match(bearer('whk_a'))).toMatchObject({ index: 0 });
+    await instance.refresh();
     expect(reported[0]!.reason).toContain('the token source failed (the last good token list is kept)');
+  });
+
+  it('never holds a known token on a stale list, and a read that hangs fails after readTimeoutMs', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    try {
+      let reads = 0;
+      let hang = false;
+      const read = () => {
+        reads++;
+        return hang ? new Promise<never>(() => {}) : ['whk_a'];
+      };
+      const { clock, instance, reported } = keeper(read, { cacheMs: 10_000, readTimeoutMs: 3000 });
+      expect(await instance.match(bearer('whk_a'))).toMatchObject({ index: 0 });
+      hang = true;
+      clock.now += 10_000;
+      // Synchronous: no promise to wait on while the read hangs.
+      expect(instance.match(bearer('whk_a'))).toMatchObject({ index: 0 });
+      expect(instance.matchNow(bearer('whk_a'))).toMatchObject({ index: 0 });
+      expect(reads).toBe(2);
+      const unknown = code(() => instance.match(bearer('whk_z')));
+      await vi.advanceTimersByTimeAsync(2999);
+      expect(reported).toEqual([]);
+      await vi.advanceTimersByTimeAsync(1);
+      expect(await unknown).toBe('invalid_token');
+      expect(reported).toHaveLength(1);
+      expect(reported[0]!.reason).toBe(
+        'the token source failed (the last good token list is kept): Error: the token source did not answer within 3000 ms (tokenReadTimeoutMs)',
+      );
+      expect(instance.current()?.map((key) => key.token)).toEqual(['whk_a']);
+      // A failed read is tried again a second later, not on every request.
+      expect(instance.match(bearer('whk_a'))).toMatchObject({ index: 0 });
+      expect(reads).toBe(2);
+      clock.now += 1000;
+      expect(instance.match(bearer('whk_a'))).toMatchObject({ index: 0 });
+      expect(reads).toBe(3);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it('waits for the first read, but at most readTimeoutMs: then 503 token_unavailable', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    try {
+      const { instance, reported } = keeper(() => new Promise<never>(() => {}), { readTimeoutMs: 250 });
+      expect(instance.matchNow(bearer('whk_a'))).toBeUndefined();
+      const first = code(() => instance.match(bearer('whk_a')));
+      await vi.advanceTimersByTimeAsync(250);
+      expect(await first).toBe('token_unavailable');
+      expect(reported[0]!.reason).toContain('deliveries are answered 503 until a read works');
+      expect(reported[0]!.reason).toContain('did not answer within 250 ms');
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('reads again at once for an unknown token, at most once a second', async () => {

@@ -5,6 +5,7 @@ import { bearerStart, findToken, plausibleToken, type TokenKey, unknownToken } f
 import type { MatchedToken, MatcherOptions, TokenMatcher } from './token-matcher.js';
 import { readDeadline, readTokenList, type TokenSource } from './token-source.js';
 import { matchesOf, matchKeptIn, prepareKeys } from './fixed-tokens.js';
+import { DEFAULT_TOKEN_READ_TIMEOUT_MS, withReadTimeout } from './read-timeout.js';
 
 export type { MatchedToken } from './token-matcher.js';
 
@@ -62,14 +63,17 @@ export class TokenKeeper implements TokenMatcher {
   }
 
   /**
-   * Check 2 against the current list. Synchronous while the list is fresh and the token known;
-   * reads the source first when the list is stale, and again at once (at most once a second)
-   * when the token matches none. Throws or rejects with the refusal.
+   * Check 2 against the current list. Synchronous once a good list exists and the token is
+   * known: a stale list starts a read in the background and answers meanwhile
+   * (stale-while-revalidate), so a slow source never holds a known token. Before the first good
+   * list, waits for the read; a token that matches none waits for a read at once (at most once
+   * a second). Every read ends within `readTimeoutMs`. Throws or rejects with the refusal.
    */
   match(authorization: string | undefined): MaybePromise<MatchedToken> {
     const start = bearerStart(authorization);
-    if (this.source && this.options.now() >= this.nextReadAt) {
-      return this.read().then(() => this.decide(authorization!, start, true));
+    if (this.stale()) {
+      const reading = this.read();
+      if (!this.keys) return reading.then(() => this.decide(authorization!, start, true));
     }
     return this.decide(authorization!, start, false);
   }
@@ -82,7 +86,11 @@ export class TokenKeeper implements TokenMatcher {
   matchNow(authorization: string | undefined): MatchedToken | undefined {
     const start = bearerStart(authorization);
     const now = this.options.now();
-    if (this.source && now >= this.nextReadAt) return undefined;
+    if (this.stale(now)) {
+      if (!this.keys) return undefined;
+      // Refreshed in the background: the current list answers meanwhile.
+      void this.read();
+    }
     const keys = this.available();
     const index = findToken(keys, authorization!, start);
     if (index >= 0) return this.matches[index]!;
@@ -105,6 +113,11 @@ export class TokenKeeper implements TokenMatcher {
   /** Reads the source now (one read at a time); resolves once the list is settled, never rejects. */
   refresh(): Promise<void> {
     return this.source ? this.read() : Promise.resolve();
+  }
+
+  /** True when the tokens come from a source and its last answer (or failure) is due a new read. */
+  private stale(now = this.options.now()): boolean {
+    return this.source !== undefined && now >= this.nextReadAt;
   }
 
   private decide(authorization: string, start: number, justRead: boolean): MaybePromise<MatchedToken> {
@@ -147,7 +160,8 @@ export class TokenKeeper implements TokenMatcher {
 
   private async load(): Promise<void> {
     try {
-      const value = await this.source!();
+      const timeoutMs = this.options.readTimeoutMs ?? DEFAULT_TOKEN_READ_TIMEOUT_MS;
+      const value = await withReadTimeout(this.source!(), timeoutMs, 'the token source');
       const now = this.options.now();
       const list = readTokenList(value, () => now, 'the token source');
       const before = this.keys;

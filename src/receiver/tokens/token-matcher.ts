@@ -43,4 +43,6 @@ export interface MatcherOptions {
   now: () => number;
   /** A failed read of the source (or the resolver), at most once a minute. */
   onReadFailed: (error: WebhookError) => void;
+  /** How long a read of the source (or a lookup of the resolver) may take before it fails; default 5 s. */
+  readTimeoutMs?: number;
 }

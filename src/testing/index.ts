@@ -66,3 +66,12 @@ export {
   type LambdaHttpApiEvent,
   type LambdaRestApiEvent,
 } from '../sender/index.js';
+export {
+  checkDedupStore,
+  type CheckDedupStoreOptions,
+  type MakeDedupStore,
+  type StoreSettings,
+  type StoreCheckReport,
+  type StoreCheckResult,
+  StoreCheckError,
+} from './check-dedup-store.js';

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import type { DedupClaim, DedupStore, StoredAnswer } from 'webhook-cms-receiver';
+import { checkDedupStore } from 'webhook-cms-receiver/testing';
 import {
   CLAIMED,
   type ContractStoreOptions,
@@ -21,7 +22,8 @@ const PUBLISHED: StoredAnswer = { ok: true, published_url: 'https://blog.example
 /**
  * The behaviour every `DedupStore` of this package shares (contract v2, Dedup and Ordering),
  * written against the interface alone, with real time and small leases, and run against each
- * store: memory, Redis, Postgres (all its clients), Durable Objects. The ordering tests
+ * store: memory, Redis, Postgres (all its clients), Durable Objects, and then through
+ * `checkDedupStore`, the kit users run on theirs (webhook-cms-receiver/testing). The ordering tests
  * expect the store to declare `ordering: true`, as every store of this package does.
  *
  * @example
@@ -132,6 +134,14 @@ export function storeContract(name: string, makeStore: MakeStore): void {
       await sleep(700);
       expect(await s.claim(claim)).toEqual(CLAIMED);
     });
+
+    it('passes checkDedupStore, the conformance kit users run on their own stores', async () => {
+      const report = await checkDedupStore(makeStore, { name, throwOnFailure: false });
+      expect(report.checks.filter((check) => check.outcome === 'failed')).toEqual([]);
+      expect(report.checks.filter((check) => check.name.startsWith('ordering:')).map((check) => check.outcome)).toEqual(
+        ['passed', 'passed', 'passed'],
+      );
+    }, 60_000);
 
     orderingContract(store);
   });

@@ -2,7 +2,7 @@ import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DEFAULT_LEASE_MS, DEFAULT_RETENTION_MS, type DedupStore } from 'webhook-cms-receiver';
 import { positiveOption } from '../internal/positive.js';
 import { sender } from './calls.js';
-import type { StoreContext } from './context.js';
+import { type StoreContext, UnansweredClaims } from './context.js';
 import { keysFor } from './items.js';
 import { dynamoDbKeptRequests } from './kept-store.js';
 import { claimOrdered, completeOrdered, releaseOrdered, renewOrdered } from './ordered-steps.js';
@@ -80,7 +80,16 @@ export function dynamoDbDedupStore(client: DynamoDBClient, options: DynamoDbDedu
   const keysOf = keysFor(prefix);
   const send = sender(client, table, requestTimeoutMs);
   const ready = tableCheck(send, table, options.checkTable !== false);
-  const context: StoreContext = { send, table, leaseMs, retentionMs, ready, keysOf, now: Date.now };
+  const context: StoreContext = {
+    send,
+    table,
+    leaseMs,
+    retentionMs,
+    ready,
+    keysOf,
+    now: Date.now,
+    unanswered: new UnansweredClaims(),
+  };
   return {
     leaseMs,
     ordering: true,

@@ -71,6 +71,7 @@ export async function claimOrdered(context: StoreContext, claim: DedupClaim, lea
   const at = now();
   const timestamp = claim.order!.timestamp;
   const until = at + leaseMs;
+  const deliveryKey = delivery.pk!.S!;
   const reasons = await transact(context, 'claim a delivery', [
     {
       Put: {
@@ -101,9 +102,15 @@ export async function claimOrdered(context: StoreContext, claim: DedupClaim, lea
         ExpressionAttributeValues: { ':now': n(at) },
       },
     },
-  ]);
+  ]).catch((error: unknown) => {
+    context.unanswered.add(deliveryKey, lease);
+    throw error;
+  });
   if (!reasons) return { state: 'claimed', lease };
-  if (failed(reasons[0])) return outcomeOfOld(reasons[0]!.Item as Item | undefined, lease);
+  // The article's running lease is taken with the delivery, so a claim of ours holds both.
+  if (failed(reasons[0])) {
+    return outcomeOfOld(reasons[0]!.Item as Item | undefined, lease, context.unanswered.take(deliveryKey));
+  }
   const newest = numberOf(reasons[1]?.Item as Item | undefined, 'newest');
   if (failed(reasons[1]) && newest !== undefined) return recordStale(context, delivery, lease, newest);
   return { state: 'in-progress' };

@@ -21,10 +21,14 @@ export function claimedItem(keyItem: Item, lease: string, until: number): Item {
   return { ...keyItem, state: s('c'), lease: s(lease), until: n(until), expiresAt: ttlOf(until) };
 }
 
-/** What a claim that met an existing, live delivery item answers. */
-export function outcomeOfOld(old: Item | undefined, lease: string): ClaimOutcome {
+/**
+ * What a claim that met an existing, live delivery item answers. `mine` is the lease of an
+ * earlier claim of this process that got no answer (see UnansweredClaims).
+ */
+export function outcomeOfOld(old: Item | undefined, lease: string, mine?: string): ClaimOutcome {
   // Our own claim, written by an attempt whose answer was lost and sent again by the SDK.
   if (heldBy(old, lease)) return { state: 'claimed', lease };
+  if (mine !== undefined && heldBy(old, mine)) return { state: 'claimed', lease: mine };
   if (old && stringOf(old, 'state') === 'd') return { state: 'done', answer: answerOf(old) };
   return { state: 'in-progress' };
 }
@@ -48,8 +52,12 @@ export async function claimPlain(context: StoreContext, claim: DedupClaim, lease
     );
     return { state: 'claimed', lease };
   } catch (error) {
-    if (errorName(error) !== 'ConditionalCheckFailedException') throw error;
-    return outcomeOfOld((error as { Item?: Item }).Item, lease);
+    const deliveryKey = delivery.pk!.S!;
+    if (errorName(error) !== 'ConditionalCheckFailedException') {
+      context.unanswered.add(deliveryKey, lease);
+      throw error;
+    }
+    return outcomeOfOld((error as { Item?: Item }).Item, lease, context.unanswered.take(deliveryKey));
   }
 }
 

@@ -166,7 +166,7 @@ function nonPostRow(answer: Exchange, ctx: ProbeContext): ProbeRow {
     return {
       name,
       result: 'pass',
-      reason: `${text}, no Allow header: the framework's own answer for a method the route does not take (Next.js answers so), which is fine: the service only POSTs`,
+      reason: `${text}, no Allow header: what a framework answers for a method the route does not take (Next.js does), which is fine: the service only POSTs`,
     };
   if (answer.status === 405)
     return {

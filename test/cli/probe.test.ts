@@ -34,7 +34,7 @@ describe('webhook-cms-receiver probe', () => {
     expect(run.stdout).toMatch(
       /\n {2}FAIL {3}bad signature {9}200 \{"ok":true\} in \d+ ms: accepted a signature made over other bytes/,
     );
-    expect(run.stdout).toContain('failed: 8 pass, 1 warn, 1 fail (bad signature)');
+    expect(run.stdout).toContain('failed: 9 pass, 0 warn, 1 fail (bad signature)');
   });
 
   it('adds the writes with --writes, and prints one JSON document with --json', async () => {

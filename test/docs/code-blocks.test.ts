@@ -1,4 +1,4 @@
-import { type ChildProcess, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signDelivery, testPayload } from 'webhook-cms-receiver/testing';
 import { allBlocks, RUNNABLE } from '../../scripts/doc-blocks.mjs';
 import { type StartedPostgres, startPostgres } from '../setup/postgres.js';
+import { done, exited } from './block-process.js';
 
 // Every ```ts and ```js block of the README and the guides that is not marked a fragment
 // (scripts/check-readme.mjs fails on an unmarked block of another language) runs here as
@@ -31,29 +32,6 @@ afterAll(async () => {
   await postgres?.stop();
   rmSync(scratch, { recursive: true, force: true });
 });
-
-/** A child's exit, with what it printed. */
-function exited(child: ChildProcess): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  let stdout = '';
-  let stderr = '';
-  child.stdout?.on('data', (chunk) => (stdout += chunk));
-  child.stderr?.on('data', (chunk) => (stderr += chunk));
-  return new Promise((resolve) => child.once('exit', (code) => resolve({ code, stdout, stderr })));
-}
-
-/** Resolves with the stdout lines up to `DONE`, or rejects with stderr when the child exits first. */
-function done(child: ChildProcess, exit: Promise<{ code: number | null; stderr: string }>): Promise<string[]> {
-  let text = '';
-  return new Promise((resolve, reject) => {
-    child.stdout?.on('data', (chunk) => {
-      text += chunk;
-      if (/^DONE$/m.test(text)) resolve(text.split('\n'));
-    });
-    void exit.then(({ code, stderr }) =>
-      reject(new Error(`the block exited with ${code} before it finished:\n${stderr}`)),
-    );
-  });
-}
 
 function env(): NodeJS.ProcessEnv {
   return {

@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { WebhookHandlers } from 'webhook-cms-receiver';
+import { isPublic } from 'webhook-cms-receiver/publish';
 import { type ProbeResult, probeEndpoint } from 'webhook-cms-receiver/testing';
 import { deadUrl } from './endpoint.js';
 import { expressTarget, nodeTarget, type ProbeTarget, remappedTarget, sloppyTarget } from './probe-endpoints.js';
@@ -31,7 +32,8 @@ function recording() {
   const handlers: WebhookHandlers = {
     'article.sync': ({ article }) => {
       calls.push(`sync ${article.slug}`);
-      return { publishedUrl: `https://blog.example.com/${article.slug}` };
+      // The probe's article is a draft: published_url only for a public one, as the contract says.
+      return isPublic(article) ? { publishedUrl: `https://blog.example.com/${article.slug}` } : undefined;
     },
     'article.trash': ({ article }) => void calls.push(`trash ${article.slug}`),
     test: () => void calls.push('test'),

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createReceiver, type WebhookHandlers } from 'webhook-cms-receiver';
 import { dynamoDbDedupStore } from 'webhook-cms-receiver/dynamodb';
 import {
@@ -24,7 +24,7 @@ function setUp(client: DynamoDBClient, table: string, options: { leaseMs?: numbe
     token: FAULT_TOKEN,
     ordering: options.ordering ?? false,
     dedup: dynamoDbDedupStore(client, { table, keyPrefix: freshPrefix(), leaseMs: options.leaseMs }),
-    onError: (error) => void errors.push(error),
+    onError: (error) => void errors.push(error as Error),
   });
   let runs = 0;
   const handlers: WebhookHandlers = { 'article.sync': () => void runs++ };

@@ -57,7 +57,7 @@ describeWithDynamoDb('dynamoDbDedupStore while DynamoDB Local is stopped, killed
       token: FAULT_TOKEN,
       ordering,
       dedup: dynamoDbDedupStore(client, { table, keyPrefix: freshPrefix() }),
-      onError: (error) => void errors.push(error),
+      onError: (error) => void errors.push(error as Error),
     });
     let runs = 0;
     const handlers: WebhookHandlers = { 'article.sync': () => void runs++ };

@@ -23,7 +23,7 @@ describeWithDynamoDb('dynamoDbDedupStore: a table that is missing or has no TTL 
     const receiver = createReceiver({
       token: FAULT_TOKEN,
       dedup: dynamoDbDedupStore(client, { table }),
-      onError: (error) => void errors.push(error),
+      onError: (error) => void errors.push(error as Error),
     });
     let runs = 0;
     const handlers: WebhookHandlers = { 'article.sync': () => void runs++ };

@@ -97,7 +97,8 @@ export function reportRejection(options: ReceiverOptions, thrown: unknown, heade
     : new WebhookError('internal_error', `verification failed unexpectedly: ${describeThrown(thrown)}`, {
         cause: thrown,
       });
-  const hostFault = error.status >= 500;
+  // A 503 for a planned rotation (a request kept until its token is known) is no fault of this host.
+  const hostFault = error.status >= 500 && error.code !== 'token_rotating';
   const lookup = safeHeaderLookup(headers);
   const deliveryId = lookup('x-service-delivery-id') ?? null;
   if (options.onRejected) {

@@ -6,6 +6,7 @@ import type { InspectedDelivery } from './inspected-delivery.js';
 import type { Instrumentation } from './instrumentation.js';
 import type { Logger } from './logger.js';
 import type { DeliveryQueue } from './queue-types.js';
+import type { WebhookHandlers } from './handlers.js';
 import type { TenantResolver } from './tenants/tenant.js';
 import type { RotationDeadline, TokenSource } from './tokens/token-source.js';
 
@@ -97,6 +98,14 @@ export interface ReceiverOptions {
   maxKeptRequests?: number;
   /** Most bytes of kept requests during a rotation window (per store). Default 64 MiB. */
   maxKeptBytes?: number;
+  /**
+   * The handlers requests kept during a rotation window are processed with before a delivery
+   * has brought the adapter's own (an adapter hands the receiver its handlers with each
+   * delivery; those win once given). Set it so an instance redeployed with the new token
+   * processes what the old one kept without waiting for a delivery; without it (and outside
+   * queue mode, where a worker runs the handlers) kept requests wait for the first delivery.
+   */
+  handlers?: WebhookHandlers;
   /** Largest accepted distance between the timestamp header and now. Default 300. */
   toleranceSeconds?: number;
   /** Largest accepted body. Default 10 MiB. */

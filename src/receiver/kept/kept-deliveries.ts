@@ -1,4 +1,4 @@
-import type { KeptRequest, KeptRequestStore } from '../../dedup/kept-requests.js';
+import type { KeepLimits, KeptRequest, KeptRequestStore, KeptSummary } from '../../dedup/kept-requests.js';
 import type { WebhookEvent } from '../../events/types.js';
 import { bodyBytes } from '../../input/body.js';
 import { headerLookup } from '../../input/headers.js';
@@ -7,7 +7,12 @@ import type { VerifyConfig } from '../config.js';
 import type { WebhookHandlers } from '../handlers.js';
 import { reportRejection } from '../hooks.js';
 import { tokenSha256Hex } from '../../crypto/token-sha256.js';
-import { fromBase64, randomId, toBase64 } from './kept-encoding.js';
+import { DEFAULT_TENANT_LOOKUPS_PER_SECOND } from '../tenants/tenant.js';
+import { KeptCensus } from './kept-census.js';
+import { fromBase64, toBase64 } from './kept-encoding.js';
+import { deliveryKey, keptId } from './kept-id.js';
+import { KeptLookups } from './kept-lookups.js';
+import { KeptNotice } from './kept-notice.js';
 import type { ReceiverOptions } from '../options.js';
 import type { Pipeline } from '../pipeline.js';
 import { bearerStart } from '../tokens/token.js';
@@ -16,9 +21,15 @@ import { type DeliveryInput, type KeptInput, verifyDelivery } from '../verify-de
 
 /** The headers the checks read, kept with a request (the token itself only as its hash). */
 const KEPT_HEADERS = ['x-service-timestamp', 'x-service-signature', 'x-service-delivery-id', 'x-service-event'];
+/** A request without these (or with an empty body) could never be verified later: it is not kept. */
+const VERIFIABLE_HEADERS = ['x-service-timestamp', 'x-service-signature', 'x-service-delivery-id'];
 // Kept requests outlive the window by this much in the store, so the pass that drops them at
 // the window's end can still count them; the store's own expiry is only the backstop.
 const EXPIRY_GRACE_MS = 60_000;
+/** How stale this receiver's picture of the store may be when a request is kept. */
+const CENSUS_MS = 1000;
+/** The most kept requests one newcomer may push out (a large body in a store full of small ones). */
+const MAX_EVICTIONS = 64;
 
 /** What kept deliveries are built from, once per receiver. */
 export interface KeptDeliveriesOptions {
@@ -36,7 +47,8 @@ export interface KeptDeliveriesOptions {
 /**
  * Requests answered 503 during a rotation window: kept in the store, re-checked whenever the
  * token list changes and at least every `tokenCacheMs` while any are kept, and processed once
- * (across every instance on the store) as soon as a token verifies them.
+ * (across every instance on the store) as soon as a token verifies them. When the store is
+ * full, requests share it fairly by the token they presented (see {@link KeptCensus}).
  */
 export class KeptDeliveries {
   private handlers: WebhookHandlers | undefined;
@@ -44,8 +56,19 @@ export class KeptDeliveries {
   private timer: ReturnType<typeof setTimeout> | undefined;
   private retrying: Promise<void> | undefined;
   private again = false;
+  private readonly census = new KeptCensus();
+  private readonly notice: KeptNotice;
+  private readonly lookups: KeptLookups;
 
-  constructor(private readonly deps: KeptDeliveriesOptions) {}
+  constructor(private readonly deps: KeptDeliveriesOptions) {
+    const { options, config, report } = deps;
+    this.notice = new KeptNotice(config.now, report);
+    const tenantMode = options.tenants !== undefined;
+    this.lookups = new KeptLookups(
+      tenantMode ? (options.tenantLookupsPerSecond ?? DEFAULT_TENANT_LOOKUPS_PER_SECOND) : undefined,
+      config.now,
+    );
+  }
 
   /**
    * Called on every `handle()`: remembers the handlers the adapter gives, which kept requests
@@ -61,31 +84,65 @@ export class KeptDeliveries {
     if (this.timer === undefined && this.deps.config.keeper.rotatingUntil() !== undefined) this.schedule();
   }
 
+  /**
+   * At `createReceiver`: requests kept before this receiver started (by an instance since
+   * redeployed) are re-checked now and every `tokenCacheMs` while any remain, with no new
+   * delivery needed. Resolves once the first check is done; never rejects.
+   */
+  async start(): Promise<void> {
+    let listed: readonly KeptSummary[];
+    try {
+      listed = await this.deps.store.list();
+    } catch (cause) {
+      this.deps.report(`kept requests could not be listed at start: ${describeThrown(cause)}`);
+      return;
+    }
+    if (listed.length === 0) return;
+    this.census.replace(listed, this.deps.config.now());
+    await this.deps.config.keeper.refresh();
+    await this.retry();
+    this.schedule();
+  }
+
   /** Keeps a request refused with `token_rotating`; resolves once stored (or refused by the bounds). */
   async keep(input: DeliveryInput): Promise<void> {
-    const { config } = this.deps;
+    const { config, store } = this.deps;
     const until = config.keeper.rotatingUntil();
-    const bytes = bodyBytes(input.body, config.maxBodyBytes);
-    if (until === undefined || bytes === undefined) return;
+    if (until === undefined) return;
     const lookup = headerLookup(input.headers);
+    // A request no token could ever verify (the `rotation` check's own probe, a bare POST) is not kept.
+    if (VERIFIABLE_HEADERS.some((name) => !lookup(name))) return;
+    const bytes = bodyBytes(input.body, config.maxBodyBytes);
+    if (bytes === undefined || bytes.byteLength === 0) return;
     const authorization = lookup('authorization')!;
-    const headers: Record<string, string> = {};
-    for (const name of KEPT_HEADERS) {
-      const value = lookup(name);
-      if (value !== undefined) headers[name] = value;
-    }
-    const request: KeptRequest = {
-      id: randomId(),
-      tokenSha256: await tokenSha256Hex(authorization.slice(bearerStart(authorization))),
-      headers,
-      body: toBase64(bytes),
-      receivedAt: config.now(),
-    };
+    const tokenSha256 = await tokenSha256Hex(authorization.slice(bearerStart(authorization)));
+    const delivery = await deliveryKey(lookup('x-service-delivery-id')!);
     try {
-      const limits = { maxCount: this.deps.maxCount, maxBytes: this.deps.maxBytes, until: until + EXPIRY_GRACE_MS };
-      if (!(await this.deps.store.keep(request, limits))) {
-        this.deps.report('the rotation window keeps no more requests (maxKeptRequests or maxKeptBytes reached)');
+      await this.look(false);
+      // Its token already has its share of a full store: refused before the body is encoded.
+      if (this.census.full(this.deps.maxCount) && !this.census.wins(tokenSha256)) {
+        this.notice.notKept();
+        return;
       }
+      const headers: Record<string, string> = {};
+      for (const name of KEPT_HEADERS) {
+        const value = lookup(name);
+        if (value !== undefined) headers[name] = value;
+      }
+      const receivedAt = config.now();
+      const request: KeptRequest = {
+        id: keptId(receivedAt, delivery),
+        tokenSha256,
+        headers,
+        body: toBase64(bytes),
+        receivedAt,
+      };
+      // The service's retry of a delivery already kept from this token replaces it.
+      for (const id of this.census.copiesOf(tokenSha256, delivery)) {
+        await store.take(id);
+        this.census.remove(id, tokenSha256);
+      }
+      if (!(await this.place(request, this.limits(until)))) this.notice.notKept();
     } catch (cause) {
       this.deps.report(`a request could not be kept during the rotation window: ${describeThrown(cause)}`);
     }
@@ -115,23 +172,78 @@ export class KeptDeliveries {
 
   private async pass(): Promise<void> {
     const { config, store } = this.deps;
-    if (config.keeper.rotatingUntil() === undefined) {
-      const dropped = await store.clear();
-      if (dropped > 0) {
-        this.deps.report(`the rotation window ended: ${dropped} kept request(s) that no token verified were dropped`);
-      }
-      return;
+    const ended = config.keeper.rotatingUntil() === undefined;
+    this.notice.tell();
+    // Without handlers this instance cannot process (see `processable`); it still drops at the end.
+    if (this.processable()) {
+      await this.look(true);
+      // Checked against the current tokens even when the window just ended: an edit that adds
+      // the new token and disarms at once must not drop what the new token verifies.
+      await this.processVerified();
     }
-    // Handlers come from the adapter's first `handle()`: before it, this instance cannot process.
-    if (!this.handled) return;
-    const kept = await store.list();
-    for (const summary of kept) {
+    if (!ended) return;
+    const dropped = await store.clear();
+    this.census.replace([], config.now());
+    if (dropped > 0) {
+      this.deps.report(`the rotation window ended: ${dropped} kept request(s) that no token verified were dropped`);
+    }
+  }
+
+  /**
+   * Whether kept requests can be processed here: with the handlers an adapter gave on a
+   * delivery, the `handlers` option, or in queue mode (a worker runs the handlers).
+   */
+  private processable(): boolean {
+    const { options } = this.deps;
+    return this.handled || options.handlers !== undefined || options.queue !== undefined;
+  }
+
+  /** Each distinct token hash kept is asked about once; what its token verifies is processed. */
+  private async processVerified(): Promise<void> {
+    const { config, store } = this.deps;
+    for (const hash of this.lookups.order(this.census.hashes())) {
+      this.lookups.asked(hash);
       // Tenant mode looks each hash up through `tenants` again: a site's new token finds its requests.
-      const matched = await config.keeper.matchKept(summary.tokenSha256);
+      const matched = await config.keeper.matchKept(hash);
       if (!matched) continue;
-      const request = await store.take(summary.id);
-      if (request) await this.process(request, matched);
+      for (const id of this.census.idsOf(hash)) {
+        const request = await store.take(id);
+        this.census.remove(id, hash);
+        if (request) await this.process(request, matched);
+      }
     }
+  }
+
+  /** Refreshes this receiver's picture of the store: always, or when older than {@link CENSUS_MS}. */
+  private async look(always: boolean): Promise<void> {
+    const now = this.deps.config.now();
+    if (!always && now - this.census.listedAt < CENSUS_MS) return;
+    this.census.replace(await this.deps.store.list(), now);
+  }
+
+  /** Keeps a request, the largest group's oldest giving way while the store is full and it may. */
+  private async place(request: KeptRequest, limits: KeepLimits): Promise<boolean> {
+    const { store } = this.deps;
+    for (let evictions = 0; ; evictions++) {
+      const accepted = await store.keep(request, limits);
+      this.census.kept(accepted);
+      if (accepted) {
+        this.census.add(request.id, request.tokenSha256);
+        return true;
+      }
+      // Each eviction is followed by a keep, so racing keepers never leave the store below full.
+      if (evictions === MAX_EVICTIONS) return false;
+      // Refused: another instance may have filled the store, so look again (at most once a second).
+      if (evictions === 0) await this.look(false);
+      const victim = this.census.victimFor(request.tokenSha256);
+      if (!victim) return false;
+      if (await store.take(victim.id)) this.notice.gaveWay();
+      this.census.remove(victim.id, victim.tokenSha256);
+    }
+  }
+
+  private limits(until: number): KeepLimits {
+    return { maxCount: this.deps.maxCount, maxBytes: this.deps.maxBytes, until: until + EXPIRY_GRACE_MS };
   }
 
   /** One kept request, verified as of the time it arrived, through the same pipeline as a live one. */
@@ -151,12 +263,11 @@ export class KeptDeliveries {
       reportRejection(options, thrown, input.headers);
       return;
     }
-    const answer = await pipeline(event, this.handlers, input);
+    const answer = await pipeline(event, this.handlers ?? options.handlers, input);
     // A failure the service would have retried: keep it for the next pass while the window lasts.
     const until = config.keeper.rotatingUntil();
-    if (answer.status >= 500 && until !== undefined) {
-      const limits = { maxCount: this.deps.maxCount, maxBytes: this.deps.maxBytes, until: until + EXPIRY_GRACE_MS };
-      await this.deps.store.keep(request, limits);
+    if (answer.status >= 500 && until !== undefined && (await this.deps.store.keep(request, this.limits(until)))) {
+      this.census.add(request.id, request.tokenSha256);
     }
   }
 
@@ -174,6 +285,7 @@ export class KeptDeliveries {
           .refresh()
           .then(() => this.retry())
           .then(() => {
+            this.notice.tell();
             if (this.deps.config.keeper.rotatingUntil() !== undefined) this.schedule();
           });
       }, delay);

@@ -7,6 +7,7 @@ import { reportingLog } from '../hooks.js';
 import type { KeptDeliveries } from './kept-deliveries.js';
 import type { ReceiverOptions } from '../options.js';
 import type { Pipeline } from '../pipeline.js';
+import { FixedTokens } from '../tokens/fixed-tokens.js';
 import { DEFAULT_TOKEN_CACHE_MS } from '../tokens/token-source.js';
 import type { DeliveryInput } from '../verify-delivery.js';
 
@@ -60,6 +61,11 @@ export function keptDeliveries(
       return kept;
     }));
   config.keeper.onChange(() => void load().then((kept) => kept.retry()));
+  // What another instance kept before this one started is checked now, not at the first
+  // delivery: a redeploy with the new token processes it with no traffic. A fixed token list
+  // with no window can neither verify nor drop kept requests, so it loads nothing.
+  if (store && store.kept !== undefined && !(config.keeper instanceof FixedTokens))
+    void load().then((kept) => kept.start());
   return {
     touch(handlers) {
       touched = { handlers };

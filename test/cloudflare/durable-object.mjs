@@ -29,6 +29,7 @@ const { bundle, startWorker } = await import('./workerd-harness.mjs');
 const { workerClient } = await import('./worker-client.mjs');
 const { deliveryChecks } = await import('./delivery-checks.mjs');
 const { retentionChecks, storeChecks } = await import('./store-checks.mjs');
+const { durableObjectKitCheck } = await import('../stores/durable-object-kit.mjs');
 const { readWranglerConfig } = await import('../runtimes/worker.mjs');
 
 const built = process.argv.includes('--built');
@@ -48,6 +49,7 @@ const checks = [
   ...storeChecks(worker, 'DEDUP'),
   ...storeChecks(worker, 'DEDUP_KV'),
   ...retentionChecks(worker),
+  durableObjectKitCheck(worker, 'DEDUP', testing),
 ];
 let passed = 0;
 let failed = 0;

@@ -8,6 +8,7 @@ import {
 } from '@aws-sdk/client-dynamodb';
 import type { KeepLimits, KeptRequest, KeptRequestStore, KeptSummary } from 'webhook-cms-receiver';
 import { errorName, type Send } from './calls.js';
+import { conflictPause } from './context.js';
 import { isLive, type Item, key, n, numberOf, s, stringOf, ttlOf } from './items.js';
 
 /**
@@ -102,11 +103,13 @@ export function dynamoDbKeptRequests(
       return 'kept' as const;
     } catch (error) {
       if (errorName(error) !== 'TransactionCanceledException') throw error;
-      const [counterReason] =
-        (error as { CancellationReasons?: { Code?: string; Item?: Item }[] }).CancellationReasons ?? [];
+      const reasons = (error as { CancellationReasons?: { Code?: string; Item?: Item }[] }).CancellationReasons ?? [];
+      const [counterReason, indexReason] = reasons;
+      if (indexReason?.Code === 'ConditionalCheckFailed') return 'full' as const; // kept already
       if (counterReason?.Code !== 'ConditionalCheckFailed') return 'conflict' as const;
-      // The counter is missing or from a window that ended: start it afresh, once.
-      return isLive(counterReason.Item, at) ? ('full' as const) : ('stale counter' as const);
+      if (!isLive(counterReason.Item, at)) return 'stale counter' as const;
+      // A live counter: past a bound, or started by another instance a moment ago.
+      return fresh ? ('live counter' as const) : ('full' as const);
     }
   };
 
@@ -117,11 +120,13 @@ export function dynamoDbKeptRequests(
       if (size > KEPT_ITEM_MAX_BYTES || size > limits.maxBytes || limits.maxCount < 1) return false;
       await ready();
       let fresh = false;
-      for (let attempt = 0; attempt < 4; attempt++) {
+      // Instances keeping at the same moment meet on the counter item: each conflict is tried again.
+      for (let attempt = 0; attempt < 16; attempt++) {
         const result = await write(request, json, size, limits, fresh);
         if (result === 'kept') return true;
         if (result === 'full') return false;
-        fresh = result === 'stale counter';
+        if (result === 'conflict') await conflictPause();
+        else fresh = result === 'stale counter';
       }
       return false;
     },

@@ -62,6 +62,42 @@ describe('webCryptoProvider compares the HMAC itself', () => {
     ]);
   });
 
+  it('names itself webcrypto', () => {
+    expect(webCryptoProvider().name).toBe('webcrypto');
+  });
+
+  it('takes raw key bytes that are not UTF-8 text: RFC 4231 test case 3', async () => {
+    const key = new Uint8Array(20).fill(0xaa);
+    const data = new Uint8Array(50).fill(0xdd);
+    const expected = Uint8Array.from(
+      Buffer.from('773ea91e36800e46854db8ebd09181a72959098b3ef8c122d9635514ced565fe', 'hex'),
+    );
+    expect(await webCryptoProvider().hmacSha256(key).verify('', data, expected)).toBe(true);
+  });
+
+  it("copies raw key bytes: the caller's array is neither read late nor wiped", async () => {
+    const key = new Uint8Array(20).fill(0xaa);
+    const verifier = webCryptoProvider().hmacSha256(key);
+    key.fill(0x01);
+    const data = new Uint8Array(50).fill(0xdd);
+    const expected = Uint8Array.from(
+      Buffer.from('773ea91e36800e46854db8ebd09181a72959098b3ef8c122d9635514ced565fe', 'hex'),
+    );
+    expect(await verifier.verify('', data, expected)).toBe(true);
+    const mine = new Uint8Array(20).fill(0xaa);
+    await webCryptoProvider().hmacSha256(mine).verify('', data, expected);
+    expect(mine).toEqual(new Uint8Array(20).fill(0xaa));
+  });
+
+  it('hashes the prefix and then the body, each byte where it belongs', async () => {
+    const verifier = webCryptoProvider().hmacSha256('whsec_signing-token');
+    expect(await verifier.verify(prefix, body, signature('whsec_signing-token'))).toBe(true);
+    // The same bytes cut elsewhere are the same message.
+    const whole = new TextEncoder().encode(prefix + new TextDecoder().decode(body));
+    expect(await verifier.verify('', whole, signature('whsec_signing-token'))).toBe(true);
+    expect(await verifier.verify(`${prefix}{`, body.subarray(1), signature('whsec_signing-token'))).toBe(true);
+  });
+
   it('says which API is missing on a runtime without Web Crypto', () => {
     vi.stubGlobal('crypto', undefined);
     expect(() => webCryptoProvider()).toThrow(

@@ -47,7 +47,7 @@ export function webCryptoProvider(): CryptoProvider & { hmacSha256(secret: strin
 /** subtle has no streaming API, so the prefix and body go into one buffer: the one copy this path makes. */
 function joinPrefix(prefix: string, body: Uint8Array): Uint8Array<ArrayBuffer> {
   const message = new Uint8Array(prefix.length + body.length);
-  for (let i = 0; i < prefix.length; i++) message[i] = prefix.charCodeAt(i);
   message.set(body, prefix.length);
+  for (let i = 0; i < prefix.length; i++) message[i] = prefix.charCodeAt(i);
   return message;
 }

@@ -8,7 +8,10 @@ import type { WebhookHandlers } from '../handlers.js';
 import { reportRejection } from '../hooks.js';
 import { tokenSha256Hex } from '../../crypto/token-sha256.js';
 import { DEFAULT_TENANT_LOOKUPS_PER_SECOND } from '../tenants/tenant.js';
+import { WebhookError } from '../../errors/webhook-error.js';
+import type { HeadersInput } from '../../input/headers.js';
 import { KeptCensus } from './kept-census.js';
+import { KeepingReads } from './kept-gate.js';
 import { fromBase64, toBase64 } from './kept-encoding.js';
 import { deliveryKey, keptId } from './kept-id.js';
 import { KeptLookups } from './kept-lookups.js';
@@ -59,10 +62,12 @@ export class KeptDeliveries {
   private readonly census = new KeptCensus();
   private readonly notice: KeptNotice;
   private readonly lookups: KeptLookups;
+  private readonly reads: KeepingReads;
 
   constructor(private readonly deps: KeptDeliveriesOptions) {
     const { options, config, report } = deps;
     this.notice = new KeptNotice(config.now, report);
+    this.reads = new KeepingReads(config.now);
     const tenantMode = options.tenants !== undefined;
     this.lookups = new KeptLookups(
       tenantMode ? (options.tenantLookupsPerSecond ?? DEFAULT_TENANT_LOOKUPS_PER_SECOND) : undefined,
@@ -104,8 +109,51 @@ export class KeptDeliveries {
     this.schedule();
   }
 
+  /**
+   * At a request's head, once check 2 answered `token_rotating`: the refusal to answer without
+   * reading its body when it would not be kept (headers no token could verify, a declared size
+   * of 0 or over `maxKeptBytes`, a full store where its token already has its share, or
+   * four bodies already being read to keep); undefined when its body is
+   * to be read and kept (it then holds one of those places until `keep`).
+   */
+  head(headers: HeadersInput): WebhookError | undefined {
+    const until = this.deps.config.keeper.rotatingUntil();
+    if (until === undefined) return undefined;
+    const lookup = headerLookup(headers);
+    const refusal = new WebhookError(
+      'token_rotating',
+      `the Bearer token matches none of the configured tokens while a rotation window is armed until ${new Date(until).toISOString()}; the request is not kept, so its body was not read`,
+    );
+    if (VERIFIABLE_HEADERS.some((name) => !lookup(name))) return refusal;
+    const declared = lookup('content-length');
+    if (declared !== undefined && (Number(declared) === 0 || Number(declared) > this.deps.maxBytes)) {
+      this.notice.notKept();
+      return refusal;
+    }
+    const authorization = lookup('authorization') ?? '';
+    const hash = tokenSha256Hex(authorization.slice(bearerStart(authorization)));
+    // Where hashing is synchronous (node:crypto), a token whose share is taken is refused here; else at `keep`.
+    if (typeof hash === 'string' && this.census.full(this.deps.maxCount) && !this.census.wins(hash)) {
+      this.notice.notKept();
+      return refusal;
+    }
+    if (!this.reads.take(headers as object)) {
+      this.notice.notRead();
+      return refusal;
+    }
+    return undefined;
+  }
+
   /** Keeps a request refused with `token_rotating`; resolves once stored (or refused by the bounds). */
   async keep(input: DeliveryInput): Promise<void> {
+    try {
+      await this.keepNow(input);
+    } finally {
+      this.reads.release(input.headers);
+    }
+  }
+
+  private async keepNow(input: DeliveryInput): Promise<void> {
     const { config, store } = this.deps;
     const until = config.keeper.rotatingUntil();
     if (until === undefined) return;

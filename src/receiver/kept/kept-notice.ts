@@ -9,6 +9,7 @@ export const NOTICE_MS = 60_000;
 export class KeptNotice {
   private refused = 0;
   private evicted = 0;
+  private unread = 0;
   private toldAt = Number.NEGATIVE_INFINITY;
 
   constructor(
@@ -28,9 +29,15 @@ export class KeptNotice {
     this.tell();
   }
 
+  /** A request answered 503 on its head, its body not read: as many bodies were being read for keeping as may be. */
+  notRead(): void {
+    this.unread++;
+    this.tell();
+  }
+
   /** Tells what was counted, unless a line went out less than a minute ago (then on a later call). */
   tell(): void {
-    if (this.refused === 0 && this.evicted === 0) return;
+    if (this.refused === 0 && this.evicted === 0 && this.unread === 0) return;
     const now = this.now();
     if (now - this.toldAt < NOTICE_MS) return;
     this.toldAt = now;
@@ -44,8 +51,14 @@ export class KeptNotice {
     if (this.evicted > 0) {
       parts.push(`${this.evicted} kept request(s) gave way to requests from tokens with fewer kept`);
     }
+    if (this.unread > 0) {
+      parts.push(
+        `${this.unread} request(s) answered 503 without reading their body (too many bodies being read to keep)`,
+      );
+    }
     this.refused = 0;
     this.evicted = 0;
+    this.unread = 0;
     this.report(`the rotation window keeps no more requests: ${parts.join('; ')} since the last line`);
   }
 }

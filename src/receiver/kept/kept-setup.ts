@@ -1,5 +1,7 @@
 import { memoryKeptRequests } from '../../dedup/kept-requests.js';
 import type { DedupStore } from '../../dedup/store.js';
+import type { WebhookError } from '../../errors/webhook-error.js';
+import type { HeadersInput } from '../../input/headers.js';
 import { positiveOption } from '../../internal/positive.js';
 import type { VerifyConfig } from '../config.js';
 import type { WebhookHandlers } from '../handlers.js';
@@ -22,6 +24,11 @@ export interface KeptRequests {
   touch(handlers: WebhookHandlers | undefined): void;
   /** Keeps a request refused with `token_rotating`; resolves once stored (or refused by the bounds). */
   keep(input: DeliveryInput): Promise<void>;
+  /**
+   * For `admit`, at a request's head once check 2 answered `token_rotating`: the refusal to
+   * answer without reading the body (it would not be kept), or undefined to read it and keep it.
+   */
+  head(headers: HeadersInput): WebhookError | undefined;
 }
 
 /**
@@ -45,6 +52,7 @@ export function keptDeliveries(
   const maxBytes = positiveOption(options.maxKeptBytes, DEFAULT_MAX_KEPT_BYTES, 'createReceiver: maxKeptBytes');
   let touched: { handlers: WebhookHandlers | undefined } | undefined;
   let loaded: Promise<KeptDeliveries> | undefined;
+  let ready: KeptDeliveries | undefined;
   const load = () =>
     (loaded ??= import('./kept-deliveries.js').then(({ KeptDeliveries }) => {
       const kept = new KeptDeliveries({
@@ -58,6 +66,7 @@ export function keptDeliveries(
         report: (message) => reportingLog(options).warn(`rotation window: ${message}`, {}),
       });
       if (touched) kept.touch(touched.handlers);
+      ready = kept;
       return kept;
     }));
   config.keeper.onChange(() => void load().then((kept) => kept.retry()));
@@ -73,5 +82,7 @@ export function keptDeliveries(
       else if (config.keeper.rotatingUntil() !== undefined) void load();
     },
     keep: (input) => load().then((kept) => kept.keep(input)),
+    // Before its code is in (the first request of a window), the body is read and `keep` decides.
+    head: (headers) => (ready ? ready.head(headers) : void load()),
   };
 }

@@ -1,4 +1,4 @@
-import type PgBoss from 'pg-boss';
+import type { PgBossCompleter, PgBossDb } from './boss.js';
 import type { JobResult } from 'webhook-cms-receiver';
 
 /**
@@ -6,7 +6,7 @@ import type { JobResult } from 'webhook-cms-receiver';
  * `sql`), so the completion commits with the handler's writes and the done row.
  */
 export async function completeThrough(
-  boss: Pick<PgBoss, 'complete'>,
+  boss: PgBossCompleter,
   name: string,
   id: string,
   tx: unknown,
@@ -23,5 +23,5 @@ export async function completeThrough(
   else return;
   // The output also says how it was completed: the source's own completion then finds nothing to do.
   const output = { ...result, completedIn: 'the dedup transaction' };
-  await boss.complete(name, id, output, { db: { executeSql: executeSql as PgBoss.Db['executeSql'] } });
+  await boss.complete(name, id, output, { db: { executeSql: executeSql as PgBossDb['executeSql'] } });
 }

@@ -1,11 +1,11 @@
 /**
  * Queue mode on [pg-boss](https://github.com/timgit/pg-boss) (PostgreSQL):
  * `pgBossQueue(boss, name)` for the receiving process, `pgBossSource(boss, name)` for
- * `startWorker`. `pg-boss` (10) is an optional peer dependency of this entry only.
+ * `startWorker`. `pg-boss` (10, 11 or 12) is an optional peer dependency of this entry only.
  *
  * @example
  * ```ts
- * import PgBoss from 'pg-boss';
+ * import { PgBoss } from 'pg-boss'; // pg-boss 12; `import PgBoss from 'pg-boss'` in 10 and 11
  * import { createReceiver, startWorker } from 'webhook-cms-receiver';
  * import { pgBossQueue, pgBossSource } from 'webhook-cms-receiver/pg-boss';
  * const boss = new PgBoss(process.env.DATABASE_URL!);
@@ -16,7 +16,6 @@
  * ```
  * @module webhook-cms-receiver/pg-boss
  */
-import type PgBoss from 'pg-boss';
 import {
   DEFAULT_RETRY,
   type DeliveryQueue,
@@ -25,26 +24,35 @@ import {
   withQueueMode,
 } from 'webhook-cms-receiver';
 import { queueJobKey, sha256Hex } from '../queue/ids.js';
+import type { PgBossCompleter, PgBossDb, PgBossQueueAdmin, PgBossSender } from './boss.js';
 import { ensureQueue } from './queues.js';
 import { DEFAULT_PG_BOSS_SCHEMA, pgBossStats } from './stats.js';
 
+export type {
+  PgBossCompleter,
+  PgBossDb,
+  PgBossFailer,
+  PgBossFetcher,
+  PgBossJobOf,
+  PgBossQueueAdmin,
+  PgBossQueueSettings,
+  PgBossSender,
+} from './boss.js';
 export { pgBossDeadLetterQueue } from './queues.js';
 export { type PgBossJob, type PgBossSourceLike, type PgBossSourceOptions, pgBossSource } from './source.js';
 
 /**
- * What {@link pgBossQueue} needs of a started `PgBoss` (pg-boss 10) instance.
+ * What {@link pgBossQueue} needs of a started `PgBoss` (pg-boss 10, 11 or 12) instance.
  *
  * @example
  * ```ts
  * const boss: PgBossLike = new PgBoss(process.env.DATABASE_URL!);
  * ```
  */
-export type PgBossLike = Pick<
-  PgBoss,
-  'send' | 'work' | 'offWork' | 'complete' | 'createQueue' | 'updateQueue' | 'getQueue' | 'getJobById'
-> &
+export interface PgBossLike extends PgBossSender, PgBossCompleter, PgBossQueueAdmin {
   // Optional, so objects shaped for the rest still fit: only `stats()` reads pg-boss's database.
-  Partial<Pick<PgBoss, 'getDb'>>;
+  getDb?(): PgBossDb;
+}
 
 /**
  * The pg-boss job id for a delivery id: a UUID made from the SHA-256 of the id's UTF-16 code

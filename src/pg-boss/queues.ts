@@ -1,8 +1,7 @@
-import type PgBoss from 'pg-boss';
+import type { PgBossQueueAdmin, PgBossQueueSettings } from './boss.js';
 import type { RetryPolicy } from 'webhook-cms-receiver';
 
-/** What creating and configuring queues needs of a `PgBoss`. */
-type QueueAdmin = Pick<PgBoss, 'createQueue' | 'updateQueue' | 'getQueue'>;
+type QueueAdmin = PgBossQueueAdmin;
 
 /**
  * The dead-letter queue of a queue, `<name>_dead`: where pg-boss moves jobs out of retries
@@ -43,7 +42,7 @@ export async function ensureQueue(
  * pg-boss's `create_queue` may then fail (a unique violation, or a deadlock on its partition
  * tables), so it looks again, a few times.
  */
-async function createIfMissing(boss: QueueAdmin, name: string, settings: Omit<PgBoss.Queue, 'name'>): Promise<boolean> {
+async function createIfMissing(boss: QueueAdmin, name: string, settings: PgBossQueueSettings): Promise<boolean> {
   for (let attempt = 1; ; attempt++) {
     if (await boss.getQueue(name)) return false;
     try {

@@ -1,4 +1,4 @@
-import type PgBoss from 'pg-boss';
+import type { PgBossCompleter, PgBossDb, PgBossFailer } from './boss.js';
 import type { JobResult } from 'webhook-cms-receiver';
 
 /** What becomes of a job once its run is over. */
@@ -21,7 +21,7 @@ export interface FailureOutput {
 
 /** What settling needs from the source. */
 export interface SettleContext {
-  boss: Pick<PgBoss, 'complete' | 'fail' | 'getDb'>;
+  boss: PgBossCompleter & PgBossFailer & { getDb(): PgBossDb };
   queueName: string;
   schema: string;
   stopping(): boolean;

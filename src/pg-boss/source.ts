@@ -1,14 +1,13 @@
-import type PgBoss from 'pg-boss';
 import { isJobFailure, type JobResult, type JobSource, type QueuedDelivery } from 'webhook-cms-receiver';
+import type { PgBossCompleter, PgBossDb, PgBossFailer, PgBossFetcher, PgBossJobOf, PgBossQueueAdmin } from './boss.js';
 import { completeThrough } from './complete-through.js';
 import { type JobOutcome, report, settleJob } from './settle.js';
 import { ensureQueue } from './queues.js';
 
-/** What {@link pgBossSource} needs of a started `PgBoss` (pg-boss 10). */
-export type PgBossSourceLike = Pick<
-  PgBoss,
-  'fetch' | 'complete' | 'fail' | 'createQueue' | 'updateQueue' | 'getQueue' | 'getDb'
->;
+/** What {@link pgBossSource} needs of a started `PgBoss` (pg-boss 10, 11 or 12). */
+export interface PgBossSourceLike extends PgBossFetcher, PgBossCompleter, PgBossFailer, PgBossQueueAdmin {
+  getDb(): PgBossDb;
+}
 
 /** Options of {@link pgBossSource}. */
 export interface PgBossSourceOptions {
@@ -23,8 +22,11 @@ export interface PgBossSourceOptions {
   expireInSeconds?: number;
 }
 
-/** A pg-boss job as the handlers get it in `context.job`. */
-export type PgBossJob = PgBoss.JobWithMetadata<QueuedDelivery>;
+/**
+ * A pg-boss job as the handlers get it in `context.job`: the fields pg-boss 10, 11 and 12 all
+ * have (cast to your major's `JobWithMetadata` for the rest).
+ */
+export type PgBossJob = PgBossJobOf<QueuedDelivery>;
 
 /**
  * The consumer for `startWorker`. At start it checks that PostgreSQL answers (so
@@ -61,7 +63,7 @@ export function pgBossSource(
   options: PgBossSourceOptions = {},
 ): JobSource<PgBossJob> {
   if (typeof boss?.fetch !== 'function' || typeof boss.getDb !== 'function')
-    throw new TypeError('pgBossSource needs a PgBoss (pg-boss 10): pgBossSource(boss, name)');
+    throw new TypeError('pgBossSource needs a PgBoss (pg-boss 10, 11 or 12): pgBossSource(boss, name)');
   const pollingSeconds = options.pollingIntervalSeconds ?? 2;
   if (!(pollingSeconds >= 0.5))
     throw new TypeError(`pgBossSource: pollingIntervalSeconds must be at least 0.5, got ${pollingSeconds}`);
@@ -86,9 +88,11 @@ export function pgBossSource(
 
   return {
     async start(run, { concurrency, retry }) {
-      context.schema = await schemaOf(boss);
-      await reachable(boss, context.schema);
+      await reachable(boss);
       await ensureQueue(boss, queueName, retry, options.expireInSeconds, true);
+      // After ensureQueue: pg-boss 11 and 12 complete a job only on a queue they know.
+      context.schema = await schemaOf(boss, queueName);
+      await hasTables(boss, context.schema);
       const loop = async () => {
         while (!stopping) {
           // pg-boss answers [] while the database is away: this loop just looks again later.
@@ -139,10 +143,10 @@ function outcomeOf(error: unknown, attempt: number): JobOutcome {
  * One round trip before taking jobs, so `worker.ready` rejects with the fix when PostgreSQL is
  * away or the `PgBoss` was never started (pg-boss itself then answers nothing at all).
  */
-async function reachable(boss: PgBossSourceLike, schema: string): Promise<void> {
+async function reachable(boss: PgBossSourceLike): Promise<void> {
   let answer: unknown;
   try {
-    answer = await boss.getDb().executeSql(`SELECT to_regclass($1) AS job`, [`${schema}.job`]);
+    answer = await boss.getDb().executeSql('SELECT 1 AS up', []);
   } catch (error) {
     throw new Error(
       `pgBossSource: cannot reach PostgreSQL (${error instanceof Error ? error.message : String(error)}): ` +
@@ -150,9 +154,14 @@ async function reachable(boss: PgBossSourceLike, schema: string): Promise<void> 
       { cause: error },
     );
   }
-  const rows = (answer as { rows?: Array<{ job: unknown }> } | undefined)?.rows;
-  if (!rows) throw new Error('pgBossSource: the PgBoss is not started: await boss.start() before startWorker');
-  if (rows[0]?.job === null)
+  if (!(answer as { rows?: unknown[] } | undefined)?.rows)
+    throw new Error('pgBossSource: the PgBoss is not started: await boss.start() before startWorker');
+}
+
+/** The source's own statements work on `<schema>.job`, the table every pg-boss major keeps jobs under. */
+async function hasTables(boss: PgBossSourceLike, schema: string): Promise<void> {
+  const answer = await boss.getDb().executeSql('SELECT to_regclass($1) AS job', [`${schema}.job`]);
+  if ((answer as { rows?: Array<{ job: unknown }> }).rows?.[0]?.job === null)
     throw new Error(
       `pgBossSource: pg-boss has no tables in schema "${schema}" yet: await boss.start() (it creates them)`,
     );
@@ -161,25 +170,19 @@ async function reachable(boss: PgBossSourceLike, schema: string): Promise<void> 
 /**
  * The schema this `PgBoss` was started with, read from the text of pg-boss's own completion
  * statement (run against a stand-in database that executes nothing), so the source's own
- * statements reach the same tables without a second `schema` option to keep in step.
+ * statements reach the same tables without a second `schema` option to keep in step. pg-boss
+ * 10 updates `<schema>.job`; 11 and 12 the queue's partition (`<schema>.job_common` or its own).
  */
-async function schemaOf(boss: PgBossSourceLike): Promise<string> {
+async function schemaOf(boss: PgBossSourceLike, queueName: string): Promise<string> {
   let text = '';
   const probe = {
     executeSql: async (sql: string) => {
       text = sql;
-      return { rows: [{ count: '0' }] };
+      return { rows: [{ count: '0', ids: [] }] };
     },
   };
-  await boss.complete(
-    'schema_probe',
-    '00000000-0000-0000-0000-000000000000',
-    {},
-    {
-      db: probe as unknown as PgBoss.Db,
-    },
-  );
-  const schema = /UPDATE\s+([a-z_][a-z0-9_]*)\.job\b/i.exec(text)?.[1];
-  if (!schema) throw new Error('pgBossSource: cannot tell which schema this PgBoss uses: is it pg-boss 10?');
+  await boss.complete(queueName, '00000000-0000-0000-0000-000000000000', {}, { db: probe });
+  const schema = /UPDATE\s+([a-z_][a-z0-9_]*)\.j[a-z0-9_]*\s/i.exec(text)?.[1];
+  if (!schema) throw new Error('pgBossSource: cannot tell which schema this PgBoss uses: is it pg-boss 10, 11 or 12?');
   return schema;
 }

@@ -1,11 +1,13 @@
-import type PgBoss from 'pg-boss';
+import type { PgBossDb } from './boss.js';
 import type { QueueStats } from 'webhook-cms-receiver';
 
 /** pg-boss's default schema, as `new PgBoss()` uses it. */
 export const DEFAULT_PG_BOSS_SCHEMA = 'pgboss';
 
 /** What {@link pgBossStats} reads through: the database of a started `PgBoss`. */
-export type PgBossDbSource = Partial<Pick<PgBoss, 'getDb'>>;
+export interface PgBossDbSource {
+  getDb?(): PgBossDb;
+}
 
 /**
  * The queue's backlog in one query on pg-boss's job table, timed by the database's clock so

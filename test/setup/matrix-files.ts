@@ -16,6 +16,7 @@ export const MATRIX_FILES = [
   'test/adapters/h3v1.test.ts',
   // Older majors of each engine and client (the newest runs in npm test).
   'test/queue/bullmq5.test.ts',
+  'test/queue/pg-boss11.test.ts',
   // Engines and stores under faults, and across processes.
   'test/queue/*-faults.test.ts',
   'test/queue/bullmq-cluster-faults.test.ts',

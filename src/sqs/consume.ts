@@ -13,7 +13,9 @@ import {
 } from 'webhook-cms-receiver';
 import { BodyGone, deleteBody, getBody, type SqsBodies } from './bodies.js';
 import { type QueueSetup, reasonOf, sendDeadLetter } from './dead-letter.js';
+import { isFifoQueue } from './fifo.js';
 import { ENVELOPE_ATTRIBUTE, readEnvelope } from './message.js';
+import { requeueDeferred } from './requeue.js';
 import { settledBefore } from './settled.js';
 
 /**
@@ -58,8 +60,10 @@ export interface Consumer {
   attempts: number;
   delayMs: (attempt: number) => number;
   /**
-   * Deferrals seen per message id: SQS counts a deferred receive like any other, the worker
-   * must not. Kept by the process; a deferral another process made counts as a receive.
+   * FIFO queues: deferrals seen per message id. SQS counts a deferred receive like any other,
+   * the worker must not; a FIFO message is delayed in place (a copy would lose its place in
+   * its article's order), so the process remembers them. A deferral another process made
+   * counts as a receive there.
    */
   deferrals: Map<string, number>;
   report: (text: string) => void;
@@ -71,13 +75,18 @@ const MAX_VISIBILITY_S = 43_200;
 
 /**
  * Runs one message's delivery through the worker: deletes it when done (and its S3 body),
- * delays it with `ChangeMessageVisibility` for a retry or a held claim, or sends it to the
- * dead-letter queue with its reason and deletes it. Resolves `kept` when the message stays
+ * delays it with `ChangeMessageVisibility` for a retry, puts it back as a delayed copy
+ * carrying its counts when another worker holds its claim (on a FIFO queue, delays it too), or
+ * sends it to the dead-letter queue with its reason and deletes it. Resolves `kept` when the message stays
  * on the queue (a Lambda reports it in `batchItemFailures`), `deleted` otherwise.
  */
 export async function consume(message: ReceivedMessage, consumer: Consumer): Promise<'deleted' | 'kept'> {
-  const deferrals = consumer.deferrals.get(message.messageId) ?? 0;
-  const attempt = Math.max(1, message.receiveCount - deferrals);
+  const envelope = readEnvelope(message.attributes[ENVELOPE_ATTRIBUTE]?.StringValue);
+  // A copy put back for a held claim counts its runs from where the original stopped.
+  const carried = carriedCounts(envelope?.deferred);
+  const seen = consumer.deferrals.get(message.messageId) ?? 0;
+  const attempt = Math.max(1, carried.attempts + message.receiveCount - seen);
+  const deferrals = carried.deferrals + seen;
   const job: SqsJob = {
     messageId: message.messageId,
     queueUrl: consumer.queueUrl,
@@ -85,19 +94,36 @@ export async function consume(message: ReceivedMessage, consumer: Consumer): Pro
     ...(message.groupId === undefined ? {} : { groupId: message.groupId }),
   };
   const later = (seconds: number) => delay(message, consumer, seconds);
-  const defer = (delayMs: number) => {
+  const defer = async (delayMs: number): Promise<'deleted' | 'kept'> => {
+    const delaySeconds = Math.ceil(delayMs / 1000);
+    // A standard queue takes a new message, which starts its receive count again; a FIFO queue
+    // keeps the message, so its article's order holds, and this process remembers the deferral.
+    if (envelope && !isFifoQueue(consumer.queueUrl)) {
+      const counts = { attempts: attempt - 1, deferrals: deferrals + 1, delaySeconds };
+      const sent = await requeueDeferred(
+        consumer.client,
+        consumer.queueUrl,
+        message,
+        envelope,
+        counts,
+        consumer.bodies,
+      ).catch((error: unknown) => {
+        consumer.report(`could not put message ${message.messageId} back for a held claim: ${String(error)}`);
+        return false;
+      });
+      if (sent) return remove(message, consumer);
+    }
     if (consumer.deferrals.size >= MAX_DEFERRALS_KEPT) consumer.deferrals.clear();
-    consumer.deferrals.set(message.messageId, deferrals + 1);
-    return later(Math.ceil(delayMs / 1000));
+    consumer.deferrals.set(message.messageId, seen + 1);
+    return later(delaySeconds);
   };
   const dead = (reason: string) => deadLetter(message, consumer, reason, attempt);
-  const envelope = readEnvelope(message.attributes[ENVELOPE_ATTRIBUTE]?.StringValue);
   if (!envelope) {
     return dead(
       `invalid_payload: the message is not a delivery enqueued by sqsQueue (its ${ENVELOPE_ATTRIBUTE} message attribute is missing or unreadable)`,
     );
   }
-  const { bodyRef, articleId: _, ...rest } = envelope;
+  const { bodyRef, articleId: _, deferred: __, ...rest } = envelope;
   let body = message.body;
   if (bodyRef) {
     try {
@@ -214,4 +240,11 @@ function keepVisible(message: ReceivedMessage, consumer: Consumer): { signal: Ab
   );
   (timer as { unref?: () => void }).unref?.();
   return { signal: controller.signal, stop: () => clearInterval(timer) };
+}
+
+/** The counts a deferred copy carries; anything else reads as none. */
+function carriedCounts(value: unknown): { attempts: number; deferrals: number } {
+  const { attempts, deferrals } = (value ?? {}) as { attempts?: unknown; deferrals?: unknown };
+  const count = (n: unknown) => (typeof n === 'number' && Number.isInteger(n) && n >= 0 ? n : 0);
+  return { attempts: count(attempts), deferrals: count(deferrals) };
 }

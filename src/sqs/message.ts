@@ -36,7 +36,12 @@ export interface SqsBodyReference {
  * `QueuedDelivery` but `body`, the S3 reference when the body went there, and the article's id
  * of an article event (what a copy that arrives after its body was deleted asks the store about).
  */
-export type SqsEnvelope = Omit<QueuedDelivery, 'body'> & { bodyRef?: SqsBodyReference; articleId?: string };
+export type SqsEnvelope = Omit<QueuedDelivery, 'body'> & {
+  bodyRef?: SqsBodyReference;
+  articleId?: string;
+  /** A copy put back because another worker held its claim: the attempts used before it, and its deferrals. */
+  deferred?: { attempts: number; deferrals: number };
+};
 
 /** Why a message was dead-lettered, in its `webhook-failure` attribute. */
 export interface SqsDeadLetterFailure {

@@ -2,6 +2,9 @@ import { articleSyncPayload } from './factories.js';
 import { RETRY_DELAYS_MS } from './deliver.js';
 import { type SignedDelivery, signDelivery } from './sign-delivery.js';
 
+/** The public text of a 503 `token_rotating`: the request was kept. */
+const ROTATING = 'Token rotation in progress';
+
 /** Sends one signed attempt somewhere and gives back its status: a URL's server, or `receiver.handle` in-process. */
 export type DrillSend = (signed: SignedDelivery) => Promise<{ status: number; body?: unknown }>;
 
@@ -42,9 +45,14 @@ export interface RotationDrillOptions {
 /** One delivery of the drill, as the service saw it. Tokens are named `old`/`new`, never shown. */
 export interface DrillDelivery {
   deliveryId: string;
-  /** `delivered`: a 2xx; `refused`: a 401 or 403, never retried (lost); `gave-up`: every retry failed (lost). */
-  outcome: 'delivered' | 'refused' | 'gave-up';
-  attempts: Array<{ status: number | null; token: 'old' | 'new'; duplicate: boolean }>;
+  /**
+   * `delivered`: a 2xx; `refused`: a 401 or 403, never retried (lost); `gave-up`: every retry
+   * failed (lost); `processed-from-kept`: refused or given up by the service, but answered 503
+   * `token_rotating` on the way, so the receiver kept it and later processed it (not lost).
+   */
+  outcome: 'delivered' | 'refused' | 'gave-up' | 'processed-from-kept';
+  /** `kept`: answered 503 `token_rotating`, so the receiver kept the request to process later. */
+  attempts: Array<{ status: number | null; token: 'old' | 'new'; duplicate: boolean; kept: boolean }>;
 }
 
 /** What {@link rotationDrill} found. */
@@ -54,14 +62,23 @@ export interface RotationDrillResult {
   deliveries: DrillDelivery[];
   /** The deliveries the service would have lost (its sync status then turns to `error`). */
   lost: DrillDelivery[];
+  /**
+   * The deliveries the service gave up on (or was refused) after a 503 `token_rotating`, which
+   * the receiver kept and processed once a token verified them: the dashboard shows their sync
+   * as `error`, but the site has them. Not in `lost`.
+   */
+  processedFromKept: DrillDelivery[];
 }
 
 /**
  * Simulates the service regenerating the token in the middle of a stream of deliveries, and
  * reports whether any was lost. The service switches every attempt (retries included) to the
  * new token the moment it is regenerated; a 401 or 403 is final; anything else is retried on
- * the service's schedule (2, 5, 10 s, then the scheduler), scaled by `timeScale`. Check your
- * handlers saw every `deliveryId` too.
+ * the service's schedule (2, 5, 10 s, then the scheduler), scaled by `timeScale`. A delivery
+ * the service gave up on after a 503 `token_rotating` (so the receiver kept it) is sent once more
+ * at the end, signed with the new token, as a re-send from the dashboard would be: answered as a
+ * duplicate, it was processed from the kept requests (`processedFromKept`); otherwise it stays in
+ * `lost` (and that re-send may have processed it). Check your handlers saw every `deliveryId` too.
  *
  * @example
  * ```ts
@@ -117,8 +134,39 @@ export async function rotationDrill(options: RotationDrillOptions): Promise<Rota
   // A stream shorter than the update point still has its secret updated, after the last delivery.
   if (updateAt >= payloads.length) await options.updateSecret();
   const deliveries = await Promise.all(running);
-  const lost = deliveries.filter((delivery) => delivery.outcome !== 'delivered');
-  return { ok: lost.length === 0, deliveries, lost };
+  for (const [index, delivery] of deliveries.entries()) {
+    if (delivery.outcome === 'delivered' || !delivery.attempts.some((attempt) => attempt.kept)) continue;
+    if (
+      await answeredAsDuplicate(
+        send,
+        { ...options, payload: payloads[index]!, deliveryId: delivery.deliveryId },
+        delays,
+      )
+    )
+      delivery.outcome = 'processed-from-kept';
+  }
+  const lost = deliveries.filter((d) => d.outcome !== 'delivered' && d.outcome !== 'processed-from-kept');
+  const processedFromKept = deliveries.filter((d) => d.outcome === 'processed-from-kept');
+  return { ok: lost.length === 0, deliveries, lost, processedFromKept };
+}
+
+/**
+ * The re-send that tells a kept delivery processed from one lost: signed with the new token and
+ * retried on the service's schedule while the receiver answers 409 or 5xx (the kept copy may be
+ * running right then). True when it is answered as a duplicate.
+ */
+async function answeredAsDuplicate(
+  send: DrillSend,
+  resend: { newToken: string; payload: object; deliveryId: string },
+  delays: readonly number[],
+): Promise<boolean> {
+  for (let i = 0; ; i++) {
+    const signed = signDelivery({ token: resend.newToken, payload: resend.payload, deliveryId: resend.deliveryId });
+    const answer = await attemptOnce(send, signed);
+    if (answer.status !== null && answer.status < 300) return answer.duplicate;
+    if (answer.status === 401 || answer.status === 403 || i >= delays.length) return false;
+    await sleep(delays[i]!);
+  }
 }
 
 function sender(options: RotationDrillOptions): DrillSend {
@@ -134,10 +182,12 @@ function sender(options: RotationDrillOptions): DrillSend {
 async function attemptOnce(send: DrillSend, signed: SignedDelivery) {
   try {
     const { status, body } = await send(signed);
-    return { status, duplicate: (body as { duplicate?: unknown } | null)?.duplicate === true };
+    const answer = body as { duplicate?: unknown; error?: unknown } | null;
+    const kept = status === 503 && answer?.error === ROTATING;
+    return { status, duplicate: answer?.duplicate === true, kept };
   } catch {
     // No answer (unreachable, timeout): the service retries it like a 5xx.
-    return { status: null, duplicate: false };
+    return { status: null, duplicate: false, kept: false };
   }
 }
 

@@ -45,17 +45,35 @@ export interface StaleInfo {
 }
 
 /**
- * Options of {@link createReceiver}. Every default is the secure one.
+ * Options of {@link createReceiver}: exactly one credential, `token` or `tenants`, with the
+ * {@link ReceiverSettings} every receiver shares. Every default is the secure one.
+ *
+ * @example
+ * ```ts
+ * createReceiver({ token: process.env.WEBHOOK_TOKEN });                 // one site
+ * createReceiver({ tenants: (tokenSha256) => sites.get(tokenSha256) }); // many sites
+ * ```
  */
-export interface ReceiverOptions {
+export type ReceiverOptions = TokenReceiverOptions | TenantReceiverOptions;
+
+/** {@link ReceiverOptions} for one site: its token, a list of them, or a token source. */
+export interface TokenReceiverOptions extends ReceiverSettings {
   /**
    * The webhook token, or several during rotation (the first is current, the others still
    * accepted), or a {@link TokenSource}: a function, sync or async, returning either, or
    * `{ tokens, rotatingUntil? }`, read before the first delivery, kept for `tokenCacheMs` and
    * read again at once (at most once a second) when a delivery presents an unknown token.
    * Until a read succeeds, deliveries are answered 503 `Token unavailable` (retried).
+   * Required, so a missing credential is caught by the compiler; `undefined` (an unset
+   * environment variable) is caught by `createReceiver`, with the fix.
    */
-  token?: string | readonly string[] | TokenSource;
+  token: string | readonly string[] | TokenSource | undefined;
+  /** Only with {@link TenantReceiverOptions}: a receiver has one credential. */
+  tenants?: undefined;
+}
+
+/** {@link ReceiverOptions} for many sites at one endpoint, each with its own token. */
+export interface TenantReceiverOptions extends ReceiverSettings {
   /**
    * Tenant mode, instead of `token`: many sites, each with its own token, at one endpoint. Called
    * with the SHA-256 hex of the presented Bearer token (never the token), returning the
@@ -69,7 +87,13 @@ export interface ReceiverOptions {
    * const receiver = createReceiver({ tenants: (tokenSha256) => sitesByTokenHash.get(tokenSha256) });
    * ```
    */
-  tenants?: TenantResolver;
+  tenants: TenantResolver;
+  /** Only with {@link TokenReceiverOptions}: each site's token comes from `tenants`. */
+  token?: undefined;
+}
+
+/** What every receiver takes besides its credential (see {@link ReceiverOptions}). */
+export interface ReceiverSettings {
   /**
    * Tenant mode: lookups of token hashes not in the cache, per second, beyond which a request
    * is answered 503 `Token unavailable` (the service retries it) without calling `tenants`, so
@@ -87,8 +111,9 @@ export interface ReceiverOptions {
    */
   tokenReadTimeoutMs?: number;
   /**
-   * Arms a rotation window until this moment (a `Date`, epoch ms or ISO string, at most 24 h
-   * ahead; a token source's own `rotatingUntil` wins over it). While armed, a well-formed
+   * Arms a rotation window until this moment (a `Date`, epoch ms or ISO string, ahead of now
+   * and at most 24 h ahead, else `createReceiver` throws; a token source's own `rotatingUntil`
+   * wins over it). While armed, a well-formed
    * Bearer token that matches none is answered 503 `Token rotation in progress` with
    * `Retry-After: 60` instead of 401, and the request is kept until a token verifies it, so
    * regenerating the token loses no delivery. Unset (the default), an unknown token is a 401.
@@ -106,8 +131,14 @@ export interface ReceiverOptions {
    * queue mode, where a worker runs the handlers) kept requests wait for the first delivery.
    */
   handlers?: WebhookHandlers;
-  /** Largest accepted distance between the timestamp header and now. Default 300. */
+  /**
+   * Largest accepted distance between the timestamp header and now, in seconds. Default 300.
+   * Above 3,600 it throws unless `allowLongTolerance` is set: a value in milliseconds by
+   * mistake would accept replays for days.
+   */
   toleranceSeconds?: number;
+  /** Takes a `toleranceSeconds` over an hour. Default false. */
+  allowLongTolerance?: boolean;
   /** Largest accepted body. Default 10 MiB. */
   maxBodyBytes?: number;
   /** Where handled deliveries are remembered. Default `memoryDedupStore()`; `false` turns dedup off. */

@@ -1,7 +1,7 @@
 import { expectedRefusal } from '../testing/quiet.js';
 import { createServer } from 'node:http';
 import express from 'express';
-import { createReceiver, type ReceiverOptions, type WebhookHandlers } from 'webhook-cms-receiver';
+import { createReceiver, type ReceiverSettings, type WebhookHandlers } from 'webhook-cms-receiver';
 import { webhookHandler } from 'webhook-cms-receiver/express';
 import { listen, type RunningServer } from '../helpers/listen.js';
 
@@ -9,7 +9,7 @@ import { listen, type RunningServer } from '../helpers/listen.js';
 export async function expressEndpoint(
   token: string,
   handlers: WebhookHandlers,
-  options: Omit<ReceiverOptions, 'token'> = {},
+  options: Partial<ReceiverSettings> = {},
 ): Promise<RunningServer & { webhookUrl: string }> {
   const app = express();
   app.post('/webhook', webhookHandler(createReceiver({ onRejected: expectedRefusal, ...options, token }), handlers));

@@ -1,4 +1,4 @@
-import { createReceiver, memoryDedupStore, type ReceiverOptions } from 'webhook-cms-receiver';
+import { createReceiver, memoryDedupStore, type ReceiverSettings } from 'webhook-cms-receiver';
 import { articleSyncPayload, type SignDeliveryOptions, signDelivery } from 'webhook-cms-receiver/testing';
 
 /**
@@ -7,7 +7,7 @@ import { articleSyncPayload, type SignDeliveryOptions, signDelivery } from 'webh
  * ending an hour past that clock, the memory store on the same clock; `more` adds options.
  * `sign` signs a delivery at the test's clock (an article by default, a random delivery id).
  */
-export function rotatingReceiver(first: string[], more: Partial<ReceiverOptions> = {}) {
+export function rotatingReceiver(first: string[], more: Partial<ReceiverSettings> = {}) {
   const tokens = { list: first };
   const time = { now: Date.now() };
   const receiver = createReceiver({

@@ -6,7 +6,7 @@ import {
   createReceiver,
   type DedupStore,
   memoryDedupStore,
-  type ReceiverOptions,
+  type ReceiverSettings,
   withQueueMode,
 } from 'webhook-cms-receiver';
 import { openTelemetry } from 'webhook-cms-receiver/opentelemetry';
@@ -28,7 +28,7 @@ afterEach(async () => {
   sdk = memorySdk();
 });
 
-function receiver(options: Partial<ReceiverOptions> = {}) {
+function receiver(options: Partial<ReceiverSettings> = {}) {
   return createReceiver({ token, ...quiet, ...options, instrumentation: openTelemetry(sdk.providers) });
 }
 const named = (name: string) => sdk.spans().filter((span) => span.name === name);

@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import { createReceiver, memoryDedupStore, type DedupStore, type ReceiverOptions } from 'webhook-cms-receiver';
+import { createReceiver, memoryDedupStore, type DedupStore, type ReceiverSettings } from 'webhook-cms-receiver';
 import { articleSyncPayload, articleTrashPayload, signDelivery, testPayload } from 'webhook-cms-receiver/testing';
 
 const token = 'whk_handle_test_token';
@@ -10,7 +10,7 @@ function deferred() {
   return { promise, resolve };
 }
 
-const receiverWith = (options: Partial<ReceiverOptions> = {}) => createReceiver({ token, ...options });
+const receiverWith = (options: Partial<ReceiverSettings> = {}) => createReceiver({ token, ...options });
 const sync = (deliveryId = 'd-1', timestamp?: number) =>
   signDelivery({ token, payload: articleSyncPayload(), deliveryId, ...(timestamp ? { timestamp } : {}) });
 

@@ -1,7 +1,7 @@
 import { Writable } from 'node:stream';
 import pino from 'pino';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { createReceiver, type ReceiverOptions } from 'webhook-cms-receiver';
+import { createReceiver, type ReceiverSettings } from 'webhook-cms-receiver';
 import { articleSyncPayload, signDelivery } from 'webhook-cms-receiver/testing';
 
 const token = 'whk_logging_test_token_secret';
@@ -82,7 +82,7 @@ describe('refusals are logged by default (contract v3)', () => {
     expect(lines.join('\n')).not.toContain('content_html');
   });
 
-  it.each<[string, Partial<ReceiverOptions>]>([
+  it.each<[string, Partial<ReceiverSettings>]>([
     ['logger: false', { logger: false }],
     ['an onRejected hook', { onRejected: () => {} }],
   ])('logs no refusal with %s', async (_name, options) => {

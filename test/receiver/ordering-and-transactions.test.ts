@@ -36,7 +36,13 @@ describe('ordering at receiver level', () => {
       );
     }
     expect(() => createReceiver({ token, dedup: plain })).not.toThrow();
-    expect(() => createReceiver({ token, ordering: true, dedup: false })).not.toThrow();
+  });
+
+  it('refuses ordering: true with dedup: false, which would order nothing (contract v5)', () => {
+    expect(() => createReceiver({ token, ordering: true, dedup: false })).toThrow(
+      /ordering: true keeps its marks in the dedup store, and dedup: false turns the store off/,
+    );
+    expect(() => createReceiver({ token, ordering: false, dedup: false })).not.toThrow();
   });
 
   it('answers an article delivery older than one applied as stale (200, no handler run) and tells onStale', async () => {

@@ -104,10 +104,13 @@ describe('token sources', () => {
     expect((await receiver.verify(signed())).tokenIndex).toBe(0);
     time.now += 2000;
     expect((await receiver.verify(signed())).tokenIndex).toBe(0);
+    // The known token was answered from the stale list; the read ran in the background.
+    await new Promise((resolve) => setImmediate(resolve));
     expect(errors).toHaveLength(2);
     state.value = ['', 5] as never;
     time.now += 61_000;
     expect((await receiver.verify(signed())).tokenIndex).toBe(0);
+    await new Promise((resolve) => setImmediate(resolve));
     expect(errors).toHaveLength(3);
   });
 });
@@ -147,10 +150,17 @@ describe('the rotation window', () => {
   });
 
   it('unarmed or past the window: 401', async () => {
-    for (const receiver of [createReceiver({ token: OLD }), armed(new Date(Date.now() - 1000).toISOString())]) {
+    let offset = 0;
+    const past = createReceiver({ token: OLD, rotatingUntil: Date.now() + 1000, now: () => Date.now() + offset });
+    offset = 2000;
+    for (const receiver of [createReceiver({ token: OLD }), past]) {
       const answer = await receiver.handle(signDelivery({ token: NEW, payload: testPayload() }), {});
       expect(answer.status).toBe(401);
     }
+  });
+
+  it('createReceiver throws on a window already past (contract v5)', () => {
+    expect(() => armed(new Date(Date.now() - 1000).toISOString())).toThrow(/already past: the window would never arm/);
   });
 
   it("a source's rotatingUntil arms it", async () => {

@@ -3,7 +3,7 @@ import { describe, expect, it, vi } from 'vitest';
 import {
   createReceiver,
   memoryDedupStore,
-  type ReceiverOptions,
+  type ReceiverSettings,
   type Tenant,
   type WebhookEvent,
 } from 'webhook-cms-receiver';
@@ -15,7 +15,7 @@ const siteA: Tenant = { id: 'site-a', token: 'whk_site_a_token', profileId: 'pro
 const siteB: Tenant = { id: 'site-b', token: 'whk_site_b_token', profileId: 'prof-b', domain: 'B.Example.com' };
 const byHash = new Map([siteA, siteB].map((tenant) => [sha256(tenant.token as string), tenant]));
 
-function tenantReceiver(options: Partial<ReceiverOptions> = {}, sites = byHash) {
+function tenantReceiver(options: Partial<ReceiverSettings> = {}, sites = byHash) {
   const tenants = vi.fn((hash: string) => sites.get(hash));
   return { tenants, receiver: createReceiver({ tenants, ...options }) };
 }
@@ -102,6 +102,7 @@ describe('tenant mode (contract v4, many sites one endpoint)', () => {
   });
 
   it('refuses tenants with token, and a tenants that is not a function, naming the fix', () => {
+    // @ts-expect-error both credentials: the compiler refuses it too (ReceiverOptions is a union)
     expect(() => createReceiver({ token: 't', tenants: () => undefined })).toThrow(/either token or tenants, not both/);
     expect(() => createReceiver({ tenants: 'nope' as never })).toThrow(/tenants must be a function/);
     expect(() => createReceiver({ tenants: () => undefined, tenantLookupsPerSecond: 0 })).toThrow(

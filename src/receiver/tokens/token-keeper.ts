@@ -171,19 +171,28 @@ export class TokenKeeper implements TokenMatcher {
         this.changed?.();
       }
       this.nextReadAt = now + this.options.cacheMs;
+      // The tokens are good even when the window is not: a bad deadline must not cost the new token.
+      if (list.windowProblem) {
+        this.report(
+          now,
+          `the token source's answer is used without its rotation window: ${list.windowProblem.message}`,
+          list.windowProblem,
+        );
+      }
     } catch (cause) {
       const now = this.options.now();
       // A failing source is tried again a second later, not on every request.
       this.nextReadAt = now + MISS_READ_MS;
-      if (now - this.reportedAt < REPORT_MS) return;
-      this.reportedAt = now;
       const kept = this.keys ? 'the last good token list is kept' : 'deliveries are answered 503 until a read works';
-      this.options.onReadFailed(
-        new WebhookError('token_unavailable', `the token source failed (${kept}): ${describeThrown(cause)}`, {
-          cause,
-        }),
-      );
+      this.report(now, `the token source failed (${kept}): ${describeThrown(cause)}`, cause);
     }
+  }
+
+  /** Tells onError about a read that failed in whole or in part, at most once a minute. */
+  private report(now: number, reason: string, cause: unknown): void {
+    if (now - this.reportedAt < REPORT_MS) return;
+    this.reportedAt = now;
+    this.options.onReadFailed(new WebhookError('token_unavailable', reason, { cause }));
   }
 
   /** Verifiers for a list, reusing those of tokens already known so a re-read costs no key setup. */

@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_TOKEN_CACHE_MS, MAX_ROTATION_WINDOW_MS, readDeadline, readTokenList } from './token-source.js';
+import {
+  DEFAULT_TOKEN_CACHE_MS,
+  MAX_ROTATION_WINDOW_MS,
+  readDeadline,
+  readDeadlineOption,
+  readTokenList,
+} from './token-source.js';
 
 // What a token source (or the `token` option) may give, checked: the list that decides which
 // Bearer tokens are accepted, and the rotation deadline. Every message names the fix.
@@ -50,9 +56,53 @@ describe('readTokenList', () => {
     );
   });
 
-  it("names the deadline's label after the list's", () => {
-    expect(() => readTokenList({ tokens: 'whk_a', rotatingUntil: 'soon' }, clock, 'the token source')).toThrow(
-      "the token source's rotatingUntil must be a Date",
+  it("keeps the tokens of an answer whose rotatingUntil is bad, naming the deadline's label after the list's", () => {
+    for (const rotatingUntil of ['soon', NOW + 25 * HOUR, 1_780_000_000]) {
+      const list = readTokenList({ tokens: ['whk_new', 'whk_old'], rotatingUntil }, clock, 'the token source');
+      expect(list.tokens).toEqual(['whk_new', 'whk_old']);
+      expect(list.rotatingUntil).toBeUndefined();
+      expect(list.windowProblem?.message).toMatch(/^the token source's rotatingUntil /);
+    }
+    expect(readTokenList({ tokens: 'whk_a', rotatingUntil: NOW + HOUR }, clock, 'l').windowProblem).toBeUndefined();
+  });
+
+  it.each([
+    ['a trailing newline', 'whk_abc\n', 'a line break (U+000A) at its end, character 8 of 8'],
+    ['a trailing carriage return', 'whk_abc\r', 'a line break (U+000D) at its end, character 8 of 8'],
+    ['a leading space', ' whk_abc', 'a space (U+0020) at its start, character 1 of 8'],
+    ['a tab inside', 'whk\tabc', 'a tab (U+0009) at position 4, character 4 of 7'],
+    ['a DEL', 'whk\u007fabc', 'a control character (U+007F) at position 4, character 4 of 7'],
+    ['a no-break space', 'whk\u00a0abc', 'a space (U+00A0) at position 4, character 4 of 7'],
+    ['a non-ASCII letter', 'whk_é', 'a non-ASCII character (U+00E9) at its end, character 5 of 5'],
+  ])('refuses a token with %s, naming where and what, never the token', (_, token, where) => {
+    const thrown = (() => {
+      try {
+        readTokenList(token, clock, 'label');
+      } catch (error) {
+        return error as Error;
+      }
+    })();
+    expect(thrown).toBeInstanceOf(TypeError);
+    expect(thrown?.message).toBe(
+      `label has ${where}; the service's tokens are printable ASCII without spaces. ` +
+        'A secret file or .env line often ends in a newline: trim it, e.g. process.env.WEBHOOK_TOKEN?.trim().',
+    );
+    expect(thrown?.message).not.toContain('abc');
+  });
+
+  it('names the list entry, and takes every printable ASCII character from ! to ~', () => {
+    expect(() => readTokenList(['whk_a', 'whk_b '], clock, 'label')).toThrow(/^label\[1\] has a space/);
+    const printable = Array.from({ length: 0x7e - 0x21 + 1 }, (_, i) => String.fromCharCode(0x21 + i)).join('');
+    expect(readTokenList(printable, clock, 'label').tokens).toEqual([printable]);
+  });
+
+  it('takes 512 characters and refuses 513, naming the length', () => {
+    expect(readTokenList('a'.repeat(512), clock, 'label').tokens).toEqual(['a'.repeat(512)]);
+    expect(() => readTokenList(['ok', 'a'.repeat(513)], clock, 'label')).toThrow(
+      new RangeError(
+        "label[1] is 513 characters long; the service's tokens are at most 512. " +
+          'Is it the token from Profile Settings → CMS Integration, or a whole file?',
+      ),
     );
   });
 });
@@ -99,6 +149,27 @@ describe('readDeadline', () => {
           `got ${shown}.`,
       ),
     );
+  });
+
+  it('names a number below 10^11 as seconds, and takes 10^11 as milliseconds', () => {
+    expect(() => readDeadline(Math.floor((NOW + HOUR) / 1000), clock, 'label')).toThrow(
+      new RangeError(
+        `label is ${Math.floor((NOW + HOUR) / 1000)}, which looks like Unix seconds; it takes epoch milliseconds ` +
+          `(${Math.floor((NOW + HOUR) / 1000)} * 1000) or a Date.`,
+      ),
+    );
+    expect(() => readDeadline(1e11 - 1, clock, 'label')).toThrow(/looks like Unix seconds/);
+    expect(readDeadline(1e11, clock, 'label')).toBe(1e11);
+  });
+
+  it('as the option, refuses a moment already past (or now), and takes one a millisecond ahead', () => {
+    for (const past of [NOW, NOW - 1, new Date(NOW - HOUR).toISOString()]) {
+      expect(() => readDeadlineOption(past, clock)).toThrow(
+        /^createReceiver: rotatingUntil is .*, already past: the window would never arm\./,
+      );
+    }
+    expect(readDeadlineOption(NOW + 1, clock)).toBe(NOW + 1);
+    expect(readDeadlineOption(undefined, clock)).toBeUndefined();
   });
 
   it('keeps the limits the docs state', () => {

@@ -54,12 +54,18 @@ export function findToken(tokens: readonly TokenKey[], authorization: string, st
   return index;
 }
 
-/** Check 2's refusal for a well-formed Bearer token that matches none. */
-export function unknownToken(): WebhookError {
-  return new WebhookError(
-    'invalid_token',
+/** The reason of check 2's refusal, by where tokens come from: the log line a user reads first. */
+const UNKNOWN_TOKEN_REASONS = {
+  tokens:
     'the Bearer token matches none of the configured tokens; was it regenerated in Profile Settings → CMS Integration?',
-  );
+  tenants:
+    "the Bearer token belongs to no site: tenants returned no site for its SHA-256, or the site's token differs; " +
+    "was it regenerated in that site's Profile Settings → CMS Integration, and is the new one in your sites table?",
+};
+
+/** Check 2's refusal for a well-formed Bearer token that matches none (in tenant mode: no site's). */
+export function unknownToken(mode: keyof typeof UNKNOWN_TOKEN_REASONS = 'tokens'): WebhookError {
+  return new WebhookError('invalid_token', UNKNOWN_TOKEN_REASONS[mode]);
 }
 
 /**

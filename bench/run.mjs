@@ -21,6 +21,7 @@ const { httpSuite } = await import('./suites/http.mjs');
 const { latencySuite } = await import('./suites/latency.mjs');
 const { memorySuite } = await import('./suites/memory.mjs');
 const { storesSuite } = await import('./suites/stores.mjs');
+const { dynamoDbSuite, dynamoDbReport, dynamoDbVerdicts } = await import('./suites/dynamodb.mjs');
 const { concurrencySuite, concurrencyReport, concurrencyVerdicts } = await import('./suites/concurrency.mjs');
 const { telemetrySuite, telemetryVerdicts } = await import('./suites/telemetry.mjs');
 const { tenantsSuite, tenantsReport } = await import('./suites/tenants.mjs');
@@ -59,6 +60,8 @@ step('memory per remembered delivery');
 const memory = await memorySuite({ count: quick ? 100_000 : 1_000_000 });
 step('handle() with each dedup store (starts Redis, a Redis Cluster and Postgres where it can)');
 const stores = await storesSuite(quick ? { rounds: 1, perRound: 20 } : { rounds: 7, perRound: 200 });
+step('the DynamoDB store against Powertools idempotency on DynamoDB Local (starts it where Java is)');
+const dynamodb = await dynamoDbSuite(quick ? { deliveries: 20 } : { deliveries: 200 });
 step(
   'handle() over HTTP at 1, 16 and 64 concurrent requests with each shared store (starts Redis, a Redis Cluster and Postgres)',
 );
@@ -77,6 +80,7 @@ const publish = await publishSuite(quick ? { rounds: 3, perRound: 200 } : { roun
 
 const verdicts = judge({ verify, handle, web, http: http.rows, latency, memory });
 verdicts.push(...telemetryVerdicts(telemetry), ...concurrencyVerdicts(concurrency), ...queueVerdicts(queue));
+verdicts.push(...dynamoDbVerdicts(dynamodb));
 const pinning = http.pinned
   ? 'server and load generator pinned to different cores with taskset'
   : 'not pinned (taskset or a second core missing)';
@@ -105,6 +109,7 @@ const sections = [
       },
     ]),
   `### handle() with each dedup store\n\nFresh 1 KiB deliveries (each claims and completes), one at a time, in wall time (a store mostly waits on its server); ${stores.rows.length} stores in interleaved rounds. Servers on loopback, started for the run (Postgres with fsync off); round trips (Redis scripts) and statements (Postgres, BEGIN and COMMIT included) counted per delivery in a separate pass.${stores.skipped.map(([name, why]) => ` Not measured: ${name} (${why}).`).join('')} The Durable Object store needs workerd and is not measured here.\n\n${storesTable(stores.rows)}`,
+  `### The DynamoDB store against Powertools idempotency\n\nThe same receiver and handler (20 ms) on one DynamoDB Local, ${dynamodb.deliveries ?? 0} deliveries each, new then sent again; round trips are the SDK's HTTP attempts, capacity what ReturnConsumedCapacity reports (a write refused by its condition is charged but reports none, so those are counted apart).\n\n${dynamoDbReport(dynamodb)}`,
   `### handle() over HTTP under concurrency, with each shared store\n\n${concurrencyReport(concurrency)}`,
   `### Queue mode on BullMQ\n\nA real Redis on loopback, started for the run. The answer p99 with the Redis store is a target (issue 37: ≤ 1.5 ms); the rest is for reference.\n\n${queueReport(queue)}`,
   `### Queue mode on BullMQ: Redis memory\n\n${queueMemoryReport(queueMemory)}`,

@@ -17,6 +17,7 @@ export const MATRIX_FILES = [
   // Older majors of each engine and client (the newest runs in npm test).
   'test/queue/bullmq5.test.ts',
   'test/queue/pg-boss11.test.ts',
+  'test/redis/redis-clients5.test.ts',
   // Engines and stores under faults, and across processes.
   'test/queue/*-faults.test.ts',
   'test/queue/bullmq-cluster-faults.test.ts',

@@ -1,24 +1,30 @@
+import { ENVELOPE_ATTRIBUTE, FAILURE_ATTRIBUTE, readEnvelope } from '../sqs/message.js';
 import { parseCommandLine, writeJson, type Io } from './io.js';
 import { EXIT, Inputs, UsageError } from './usage-error.js';
 
 /** `replay --help`. */
-export const REPLAY_HELP = `Usage: webhook-cms-receiver replay --engine bullmq|pg-boss --queue NAME [--id JOB_ID ... | --all] [options]
+export const REPLAY_HELP = `Usage: webhook-cms-receiver replay --engine bullmq|pg-boss|sqs --queue NAME [--id JOB_ID ... | --all] [options]
 
 Lists the queue's dead letters: deliveries whose handler failed for good in queue mode
 (startWorker). With --id (repeatable) or --all, runs them again: the workers pick them up
 with fresh attempts; a worker's dedup store still keeps each effect once.
 
-  --engine bullmq|pg-boss  the job engine
-  --queue NAME             the queue's name (pg-boss: its dead letters are in NAME_dead)
+  --engine bullmq|pg-boss|sqs  the job engine
+  --queue NAME             the queue's name (pg-boss: its dead letters are in NAME_dead;
+                           sqs: the queue's URL, its dead letters in its redrive target)
   --redis-url URL          BullMQ's Redis (default: $REDIS_URL)
   --prefix PREFIX          BullMQ's key prefix, such as {webhooks} on a Redis Cluster (default: bull)
   --database-url URL       pg-boss's database (default: $DATABASE_URL)
   --schema NAME            pg-boss's schema (default: pgboss)
+  --dead-letter-queue URL  sqs: the dead-letter queue (default: the queue's redrive target)
+  --endpoint URL           sqs: an SQS endpoint other than AWS's (the AWS SDK's own
+                           configuration gives the region and credentials otherwise)
   --id JOB_ID              replay this dead letter (as listed); repeat for several
   --all                    replay every dead letter
   --json                   print JSON instead of a table
 
-Needs the engine's package installed beside this one (bullmq, or pg-boss). Exit 0 when done,
+Needs the engine's package installed beside this one (bullmq, pg-boss, or @aws-sdk/client-sqs).
+SQS lists dead letters by receiving them, so each listing counts as a receive. Exit 0 when done,
 1 when a replay failed, 2 for a usage error.
 `;
 
@@ -29,6 +35,8 @@ const OPTIONS = {
   prefix: { type: 'string' },
   'database-url': { type: 'string' },
   schema: { type: 'string' },
+  'dead-letter-queue': { type: 'string' },
+  endpoint: { type: 'string' },
   id: { type: 'string', multiple: true },
   all: { type: 'boolean' },
   json: { type: 'boolean' },
@@ -59,18 +67,21 @@ export async function replayCommand(args: string[], io: Io): Promise<number> {
   }
   const inputs = new Inputs();
   const engine = inputs.take(() => {
-    if (flags.engine === 'bullmq' || flags.engine === 'pg-boss') return flags.engine;
+    if (flags.engine === 'bullmq' || flags.engine === 'pg-boss' || flags.engine === 'sqs') return flags.engine;
     throw new UsageError(
       flags.engine === undefined
-        ? 'missing --engine bullmq|pg-boss'
-        : `--engine must be bullmq or pg-boss, got "${flags.engine}"`,
+        ? 'missing --engine bullmq|pg-boss|sqs'
+        : `--engine must be bullmq, pg-boss or sqs, got "${flags.engine}"`,
     );
   });
   const queue = inputs.take(() => {
     if (flags.queue) return flags.queue;
-    throw new UsageError("missing --queue NAME: the queue's name, as given to bullmqQueue / pgBossQueue");
+    throw new UsageError(
+      "missing --queue NAME: the queue's name, as given to bullmqQueue / pgBossQueue (sqs: its URL)",
+    );
   });
   const url = inputs.take(() => {
+    if (engine === 'sqs') return undefined;
     const given =
       engine === 'pg-boss' ? (flags['database-url'] ?? io.env.DATABASE_URL) : (flags['redis-url'] ?? io.env.REDIS_URL);
     if (given || engine === undefined) return given;
@@ -82,9 +93,11 @@ export async function replayCommand(args: string[], io: Io): Promise<number> {
   inputs.check();
 
   const letters =
-    engine === 'bullmq'
-      ? await bullmqLetters(url!, queue!, flags.prefix)
-      : await pgBossLetters(url!, queue!, flags.schema);
+    engine === 'sqs'
+      ? await sqsLetters(queue!, flags['dead-letter-queue'], flags.endpoint)
+      : engine === 'bullmq'
+        ? await bullmqLetters(url!, queue!, flags.prefix)
+        : await pgBossLetters(url!, queue!, flags.schema);
   try {
     const listed = await letters.list();
     const chosen = flags.all ? listed.map((letter) => letter.id) : (flags.id ?? []);
@@ -239,4 +252,124 @@ async function pgBossLetters(url: string, queueName: string, schema = 'pgboss'):
     },
     close: () => boss.stop({ graceful: false, wait: true, close: true }),
   };
+}
+
+interface SqsMessage {
+  MessageId?: string;
+  ReceiptHandle?: string;
+  Body?: string;
+  Attributes?: Record<string, string>;
+  MessageAttributes?: Record<string, { DataType?: string; StringValue?: string }>;
+}
+
+interface SqsModule {
+  SQSClient: new (options: object) => { send(command: object): Promise<Record<string, unknown>>; destroy(): void };
+  [command: string]: unknown;
+}
+
+/**
+ * SQS: the dead letters are the messages on the queue's redrive target (or --dead-letter-queue),
+ * read by receiving them with a visibility timeout that keeps them apart while listed. A replay
+ * sends the delivery to the queue as a new message (fresh receive count, fresh attempts), without
+ * its reason, then deletes the dead letter; the rest are made visible again on close.
+ */
+async function sqsLetters(queueUrl: string, deadLetterQueue: string | undefined, endpoint: string | undefined) {
+  const sqs = await load<SqsModule>('@aws-sdk/client-sqs');
+  const client = new sqs.SQSClient(endpoint ? { endpoint } : {});
+  const command = (name: string, input: object) => new (sqs[name] as new (input: object) => object)(input);
+  const deadUrl = deadLetterQueue ?? (await redriveTarget(client, command, queueUrl));
+  const listed = new Map<string, SqsMessage>();
+  const fifo = queueUrl.endsWith('.fifo');
+  return {
+    async list() {
+      for (let empty = 0; empty < 2; ) {
+        const { Messages = [] } = (await client.send(
+          command('ReceiveMessageCommand', {
+            QueueUrl: deadUrl,
+            MaxNumberOfMessages: 10,
+            VisibilityTimeout: 60,
+            MessageAttributeNames: ['All'],
+            MessageSystemAttributeNames: ['All'],
+          }),
+        )) as { Messages?: SqsMessage[] };
+        const fresh = Messages.filter((m) => !listed.has(m.MessageId!));
+        for (const m of fresh) listed.set(m.MessageId!, m);
+        empty = fresh.length === 0 ? empty + 1 : 0;
+      }
+      return [...listed.values()].map((m) => {
+        const envelope = readEnvelope(m.MessageAttributes?.[ENVELOPE_ATTRIBUTE]?.StringValue);
+        let reason: string | null = null;
+        try {
+          reason = JSON.parse(m.MessageAttributes?.[FAILURE_ATTRIBUTE]?.StringValue ?? 'null')?.reason ?? null;
+        } catch {}
+        return {
+          id: m.MessageId!,
+          deliveryId: envelope?.deliveryId ?? null,
+          event: envelope?.event ?? null,
+          reason:
+            reason ??
+            `no reason kept: moved by the redrive policy after ${m.Attributes?.ApproximateReceiveCount ?? '?'} receives`,
+        };
+      });
+    },
+    async replay(id: string) {
+      const m = listed.get(id);
+      if (!m) throw new Error('the dead letter is gone');
+      const attributes = { ...m.MessageAttributes };
+      delete attributes[FAILURE_ATTRIBUTE];
+      const envelope = readEnvelope(attributes[ENVELOPE_ATTRIBUTE]?.StringValue);
+      if (envelope) {
+        const { deferred: _, ...fresh } = envelope;
+        attributes[ENVELOPE_ATTRIBUTE] = { DataType: 'String', StringValue: JSON.stringify(fresh) };
+      }
+      await client.send(
+        command('SendMessageCommand', {
+          QueueUrl: queueUrl,
+          MessageBody: m.Body,
+          MessageAttributes: attributes,
+          ...(fifo
+            ? { MessageGroupId: m.Attributes?.MessageGroupId ?? 'replayed', MessageDeduplicationId: `replay-${id}` }
+            : {}),
+        }),
+      );
+      await client.send(command('DeleteMessageCommand', { QueueUrl: deadUrl, ReceiptHandle: m.ReceiptHandle }));
+      listed.delete(id);
+    },
+    async close() {
+      // Those not replayed are visible again at once, not after the listing's 60 s.
+      for (const m of listed.values()) {
+        await client
+          .send(
+            command('ChangeMessageVisibilityCommand', {
+              QueueUrl: deadUrl,
+              ReceiptHandle: m.ReceiptHandle,
+              VisibilityTimeout: 0,
+            }),
+          )
+          .catch(() => {});
+      }
+      client.destroy();
+    },
+  } satisfies DeadLetters;
+}
+
+/** The dead-letter queue's URL, from the queue's redrive policy. */
+async function redriveTarget(
+  client: { send(command: object): Promise<Record<string, unknown>> },
+  command: (name: string, input: object) => object,
+  queueUrl: string,
+): Promise<string> {
+  const { Attributes } = (await client.send(
+    command('GetQueueAttributesCommand', { QueueUrl: queueUrl, AttributeNames: ['RedrivePolicy'] }),
+  )) as { Attributes?: { RedrivePolicy?: string } };
+  const arn = String(
+    (JSON.parse(Attributes?.RedrivePolicy ?? '{}') as { deadLetterTargetArn?: string }).deadLetterTargetArn ?? '',
+  ).split(':');
+  if (arn.length < 6) {
+    throw new UsageError(`the queue ${queueUrl} has no redrive policy: give --dead-letter-queue URL`);
+  }
+  const { QueueUrl } = (await client.send(
+    command('GetQueueUrlCommand', { QueueName: arn[5], QueueOwnerAWSAccountId: arn[4] }),
+  )) as { QueueUrl?: string };
+  return QueueUrl!;
 }

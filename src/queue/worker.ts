@@ -160,17 +160,23 @@ export function startWorker<J, C extends HandlerContext = HandlerContext>(
       return;
     }
     const what = info.event ? `${info.event.name} delivery ${info.event.deliveryId ?? '(no delivery id)'}` : 'a job';
+    // A job out of attempts had the stack of its failure logged with its first attempt: one line
+    // now. A fatal error on a later attempt is a new failure, and a WebhookError has no stack to log.
+    const again = info.deadLettered && info.attempt > 1 && !isFatal(error) && !isWebhookError(error);
     const fields = {
       event: info.event?.name,
       deliveryId: info.event?.deliveryId,
       tenant: info.event?.tenant?.id,
-      err: error,
+      ...(again ? {} : { err: error }),
     };
     const detail = isWebhookError(error) ? `${error.code}: ${error.reason}` : describeThrown(error);
     const outcome = info.deadLettered
       ? `failed for good on attempt ${info.attempt} and was dead-lettered`
       : 'had a problem';
-    log.error(`worker: ${what} ${outcome}: ${detail} (pass onError to startWorker to handle this)`, fields);
+    log.error(
+      `worker: ${what} ${outcome}: ${detail}${again ? STACK_LOGGED : ''} (pass onError to startWorker to handle this)`,
+      fields,
+    );
   };
 
   const fail = (cause: unknown, info: WorkerErrorInfo<J>): never => {
@@ -235,13 +241,15 @@ export function startWorker<J, C extends HandlerContext = HandlerContext>(
     if (isFatal(cause) || attempt >= retry.attempts) return fail(cause, info);
     const delayMs = retryDelayMs(retry, attempt);
     const detail = isWebhookError(cause) ? `${cause.code}: ${cause.reason}` : describeThrown(cause);
+    // The stack once, with the first failed attempt: a job that keeps failing writes one line per attempt after it.
+    const first = attempt === 1 || isWebhookError(cause);
     log.warn(
-      `worker: ${event.name} delivery ${event.deliveryId ?? '(no delivery id)'} attempt ${attempt} failed, retry in ${delayMs} ms: ${detail}`,
+      `worker: ${event.name} delivery ${event.deliveryId ?? '(no delivery id)'} attempt ${attempt} failed, retry in ${delayMs} ms: ${detail}${first ? '' : STACK_LOGGED}`,
       {
         event: event.name,
         deliveryId: event.deliveryId,
         tenant: event.tenant?.id,
-        err: cause,
+        ...(first ? { err: cause } : {}),
       },
     );
     throw new JobFailure(cause, { retry: true, delayMs });
@@ -284,6 +292,9 @@ export function startWorker<J, C extends HandlerContext = HandlerContext>(
     },
   };
 }
+
+/** Said instead of an error's stack on a job's later attempts. */
+const STACK_LOGGED = ' (stack logged with attempt 1)';
 
 /** A job's `webhook.process` trace; an instrumentation that throws or declines gives none. */
 function processTrace(

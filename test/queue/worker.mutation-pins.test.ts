@@ -365,7 +365,7 @@ describe('startWorker through an in-memory job source', () => {
       [
         'error',
         'worker: test delivery (no delivery id) failed for good on attempt 2 and was dead-lettered: Error: test handler failed ' +
-          '(pass onError to startWorker to handle this)',
+          '(stack logged with attempt 1) (pass onError to startWorker to handle this)',
       ],
     ]);
     expect(lines[0]!.fields).toMatchObject({ event: 'article.sync', deliveryId: 'logged-1' });

@@ -44,6 +44,12 @@ export async function setup(): Promise<void> {
     const child = spawn(process.execPath, [script, String(port)], { stdio: 'ignore' });
     await waitForPort(port, child);
     process.env.SQS_ENDPOINT = `http://127.0.0.1:${port}`;
+    // What the SDK reads when a client names no endpoint (as the queue-mode guide's blocks do).
+    process.env.AWS_ENDPOINT_URL_SQS ??= process.env.SQS_ENDPOINT;
+    process.env.AWS_ENDPOINT_URL_S3 ??= process.env.SQS_ENDPOINT;
+    process.env.AWS_REGION ??= 'us-east-1';
+    process.env.AWS_ACCESS_KEY_ID ??= 'local';
+    process.env.AWS_SECRET_ACCESS_KEY ??= 'local';
     started.push(() => child.kill());
   }
 }

@@ -14,7 +14,13 @@ if (major < 22 || (major === 22 && minor < 5)) {
   register(`data:text/javascript,${encodeURIComponent(hook)}`);
 }
 const { buildApp } = await import('fauxqs');
-const app = buildApp({ logger: false });
+// Queue URLs name the host the request came to (127.0.0.1:port), not fauxqs's default
+// sqs.<region>.localhost, which the system resolver may not know: the AWS SDK sends to a
+// queue's URL when the endpoint comes from AWS_ENDPOINT_URL_SQS rather than the client's options.
+const { SqsStore } = await import(new URL('sqs/sqsStore.js', import.meta.resolve('fauxqs')).href);
+const sqsStore = new SqsStore();
+sqsStore.host = '';
+const app = buildApp({ logger: false, stores: { sqsStore } });
 const url = await app.listen({ port: Number(process.argv[2] ?? 0), host: '127.0.0.1' });
 process.stdout.write(`listening ${url}\n`);
 process.on('SIGTERM', () => app.close().then(() => process.exit(0)));

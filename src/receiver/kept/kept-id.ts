@@ -18,6 +18,7 @@ export interface KeptIdParts {
 const VERSION = 'k1';
 // Fixed width, so ids sort by arrival as text too (a store's own listing order is no promise).
 const TIME_DIGITS = 11;
+const TIME = /^[0-9a-z]{11}$/;
 
 /** The delivery part of an id: a short hash of the delivery id, whatever characters it holds. */
 export function deliveryKey(deliveryId: string): MaybePromise<string> {
@@ -32,7 +33,7 @@ export function keptId(receivedAt: number, delivery: string): string {
 /** The parts of an id made by {@link keptId}; an id of another shape is the oldest, of no known delivery. */
 export function keptIdParts(id: string): KeptIdParts {
   const [version, time, delivery, random] = id.split('.');
-  const receivedAt = time === undefined ? Number.NaN : Number.parseInt(time, 36);
+  const receivedAt = time !== undefined && TIME.test(time) ? Number.parseInt(time, 36) : Number.NaN;
   if (version !== VERSION || random === undefined || !Number.isFinite(receivedAt)) {
     return { receivedAt: 0, delivery: undefined };
   }

@@ -94,6 +94,20 @@ export interface WorkerOptions<J = unknown, C extends HandlerContext = HandlerCo
  * process.on('SIGTERM', () => worker.close().then(() => process.exit(0)));
  * ```
  */
+/**
+ * The `tx` a store's `transact` hands its work, which handlers get as `context.tx`; unknown for
+ * a store that does not say (any `DedupStore`, or none).
+ */
+export type StoreTransaction<D> = D extends { transact?(claim: never, work: (tx: infer Tx) => never): unknown }
+  ? Tx
+  : unknown;
+
+/**
+ * What a store adds to the handlers' context: `{ tx }` typed as its transaction when the store
+ * names one, so `startWorker(source, { dedup, handlers })` types `tx` without a type argument.
+ */
+export type StoreContext<D> = unknown extends StoreTransaction<D> ? unknown : { tx: StoreTransaction<D> };
+
 export interface QueueWorker {
   /** Resolves once the source takes jobs; rejects (and is logged) when it could not start. */
   readonly ready: Promise<void>;
@@ -121,10 +135,11 @@ export interface QueueWorker {
  * });
  * ```
  */
-export function startWorker<J, C extends HandlerContext = HandlerContext>(
-  source: JobSource<J>,
-  options: WorkerOptions<J, C>,
-): QueueWorker {
+export function startWorker<
+  J,
+  C extends HandlerContext = HandlerContext,
+  D extends DedupStore | false | undefined = DedupStore | false | undefined,
+>(source: JobSource<J>, options: WorkerOptions<J, C & StoreContext<D>> & { dedup?: D }): QueueWorker {
   if (typeof source?.start !== 'function' || typeof source.close !== 'function') {
     throw new TypeError('startWorker: source must be a JobSource, such as bullmqSource({ queueName, connection }).');
   }

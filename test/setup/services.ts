@@ -35,6 +35,11 @@ export async function setup(): Promise<void> {
   if (!process.env.DYNAMODB_ENDPOINT && hasJava()) {
     const dynamodb = await startDynamoDbLocal(await freePort());
     process.env.DYNAMODB_ENDPOINT = dynamodb.endpoint;
+    // What the SDK reads when a client names no endpoint (as the stores guide's blocks do).
+    process.env.AWS_ENDPOINT_URL_DYNAMODB ??= dynamodb.endpoint;
+    process.env.AWS_REGION ??= 'us-east-1';
+    process.env.AWS_ACCESS_KEY_ID ??= 'local';
+    process.env.AWS_SECRET_ACCESS_KEY ??= 'local';
     started.push(() => void dynamodb.stop());
   }
   // fauxqs (SQS and S3 emulator, npm): one endpoint for both, in memory.

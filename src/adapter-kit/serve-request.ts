@@ -1,7 +1,7 @@
 import type { WebhookEvent } from '../events/types.js';
 import { isThenable } from '../internal/maybe.js';
-import type { RefusedRequest } from '../receiver/admission.js';
-import { handleAdmitted } from '../receiver/assembly/admit.js';
+import type { Admission, RefusedRequest } from '../receiver/admission.js';
+import { handleAdmitted, settledAdmission } from '../receiver/assembly/admit.js';
 import type { Answer } from '../receiver/answers.js';
 import type { Receiver } from '../receiver/assembly/create-receiver.js';
 import type { WebhookHandlers } from '../receiver/handlers.js';
@@ -80,8 +80,25 @@ interface Serving {
   fail(error: unknown): void;
 }
 
-/** Admits, reads and handles, handing the answer on without a promise turn wherever none is needed. */
+/**
+ * Admits, reads and handles, handing the answer on without a promise turn wherever none is
+ * needed. A token the head could not settle (a source being read, a tenant being looked up) is
+ * settled before the body is read, so an unknown one is refused without its body.
+ */
 function serve(serving: Serving): void {
+  const { receiver, request, fail } = serving;
+  try {
+    const admission = receiver.admit(request);
+    const settling = admission.admitted ? settledAdmission(admission) : undefined;
+    if (settling) settling.then((settled) => carryOn(serving, settled), fail);
+    else carryOn(serving, admission);
+  } catch (error) {
+    fail(error);
+  }
+}
+
+/** Answers a refused head, or reads the admitted request's body and handles it. */
+function carryOn(serving: Serving, admission: Admission): void {
   const { receiver, request, handlers, fail } = serving;
   // `next` can be the host's own writer: a throw there is reported through `fail`.
   const next = (http: HttpAnswer): void => {
@@ -99,7 +116,6 @@ function serve(serving: Serving): void {
     }
   };
   try {
-    const admission = receiver.admit(request);
     if (!admission.admitted) return void next(refusedHead(receiver, admission));
     const handle = (read: Read): void => {
       if ('answer' in read) return void next(read.answer);
@@ -133,7 +149,9 @@ export async function verifyRequest(
   receiver: Receiver,
   request: AdapterRequest,
 ): Promise<{ event: WebhookEvent } | { answer: HttpAnswer }> {
-  const admission = receiver.admit(request);
+  const admitted = receiver.admit(request);
+  const settling = admitted.admitted ? settledAdmission(admitted) : undefined;
+  const admission = settling ? await settling : admitted;
   if (!admission.admitted) return { answer: refusedHead(receiver, admission) };
   const read = await new Promise<Read>((next, fail) => readRequest({ receiver, admission, request, next, fail }));
   if ('answer' in read) return read;

@@ -1,4 +1,4 @@
-import { WebhookError } from '../../errors/webhook-error.js';
+import { isWebhookError, WebhookError } from '../../errors/webhook-error.js';
 import type { WebhookEvent } from '../../events/types.js';
 import type { BodyInput } from '../../input/body.js';
 import { digitsValue, type HeaderLookup, headerLookup } from '../../input/headers.js';
@@ -11,7 +11,7 @@ import type { WebhookHandlers } from '../handlers.js';
 import { reportRejection } from '../hooks.js';
 import { inspectDelivery } from '../inspection.js';
 import { type GuardedTrace, startTrace } from '../guarded-trace.js';
-import type { TokenMatcher } from '../tokens/token-matcher.js';
+import type { MatchedToken, TokenMatcher } from '../tokens/token-matcher.js';
 import { type Admitted, type StreamedDigest, verifyDelivery } from '../verify-delivery.js';
 
 /** Checks a request's head before its body is read: method, declared size, token (see `Receiver.admit`). */
@@ -73,6 +73,17 @@ export function handleAdmitted(
 }
 
 /**
+ * The admission once check 2 is settled, for a request whose head could not settle it (a token
+ * source being read, a tenant being looked up): the adapter kit awaits it before reading the
+ * body, so an unknown token is refused (and the connection closed) without its body, as a
+ * fixed token is on the head. Undefined when the head settled it, as it always does for a
+ * fixed token: that path takes no promise turn. Never rejects.
+ */
+export function settledAdmission(admission: AdmittedRequest): Promise<Admission> | undefined {
+  return admission instanceof Admittance ? admission.settle() : undefined;
+}
+
+/**
  * The header lookup the admission already built, so the kit reads a header without scanning
  * the headers again; undefined when the admission was made elsewhere.
  */
@@ -84,12 +95,35 @@ export function admittedLookup(admission: AdmittedRequest): HeaderLookup | undef
 class Admittance implements AdmittedRequest {
   readonly admitted = true;
   private streamed: StreamedHmac | undefined;
+  private settling = false;
   constructor(
     private readonly core: Core,
     private readonly headers: RequestHead['headers'],
-    private readonly checked: Admitted,
+    private checked: Admitted,
     private readonly trace: GuardedTrace | null = null,
   ) {}
+
+  /** See {@link settledAdmission}: check 2 again, now able to wait, once per admission. */
+  settle(): Promise<Admission> | undefined {
+    if (this.checked.matched !== undefined || this.settling) return undefined;
+    this.settling = true;
+    const { headers } = this.checked;
+    return new Promise<MatchedToken>((matched) =>
+      matched(this.core.config.keeper.match(headers('authorization'))),
+    ).then(
+      (matched): Admission => {
+        this.checked = { headers, matched };
+        return this;
+      },
+      (thrown): Admission => {
+        // An unknown token during a rotation window is kept, which takes its body: read on,
+        // unless the kept requests refuse it on its head (it would not be kept: no body read).
+        const refusal =
+          isWebhookError(thrown) && thrown.code === 'token_rotating' ? this.core.kept.head(this.headers) : thrown;
+        return refusal === undefined ? this : { admitted: false, answer: this.refuse(refusal), authenticated: false };
+      },
+    );
+  }
 
   handle(body: BodyInput, handlers?: WebhookHandlers): Promise<Answer> {
     return Promise.resolve(this.handleNow(body, handlers));

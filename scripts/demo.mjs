@@ -7,6 +7,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { format } from 'node:util';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const example = join(root, 'examples', 'express-publisher');
@@ -112,7 +113,16 @@ console.log(
 const rows = [];
 const pages = [];
 const paths = ['/articles/hello-webhooks', '/articles/hello-again'];
+// The receiver logs each refusal on the console as it happens. Three are sent on purpose, and
+// printed above the table they read as failures: they are held and shown after it, each with
+// its step and whether that step asked for it.
+const receiverLog = [];
+const held = { warn: console.warn, error: console.error };
+let current = 0;
+for (const level of ['warn', 'error'])
+  console[level] = (...args) => receiverLog.push({ step: current, line: format(...args) });
 for (const [index, step] of steps.entries()) {
+  current = index;
   const { headers, body } = step.make();
   const response = await fetch(endpoint, { method: 'POST', headers, body });
   const text = await response.text();
@@ -137,9 +147,17 @@ for (const [index, step] of steps.entries()) {
     pages.push(`  after step ${index + 1}: ${seen.join(', ')}`);
   }
 }
+Object.assign(console, held);
 printTable(['#', 'event', 'what was sent', 'status', 'response body', 'ok'], rows);
 console.log(`\nWhat the site answers:\n${pages.join('\n')}`);
 if (serverLog.length > 0) console.log(`\nServer log:\n${serverLog.map((line) => `  ${line}`).join('\n')}`);
+if (receiverLog.length > 0) {
+  const lines = receiverLog.map(({ step, line }) => {
+    const why = steps[step].expect >= 400 ? 'expected, sent to be refused' : 'NOT expected';
+    return `  step ${step + 1}, ${why}: ${line}`;
+  });
+  console.log(`\nReceiver log, held until now (it logs each refusal as it happens):\n${lines.join('\n')}`);
+}
 
 const failed = rows.filter((row) => row[5] !== '✓').length;
 console.log(

@@ -50,10 +50,11 @@ describeWithDynamoDb('the stores guide, DynamoDB section, on DynamoDB Local', ()
     const template = parse(samBlock.code, { customTags: cloudFormationTags }) as {
       Resources: Record<string, { Type: string; Properties: Record<string, unknown> }>;
     };
-    const { TimeToLiveSpecification, ...table } = template.Resources.DedupTable!
-      .Properties as CreateTableCommandInput & {
+    type TableProperties = CreateTableCommandInput & {
       TimeToLiveSpecification: { AttributeName: string; Enabled: boolean };
     };
+    const properties = template.Resources.DedupTable!.Properties as unknown as TableProperties;
+    const { TimeToLiveSpecification, ...table } = properties;
     expect(table).toEqual(dynamoDbTableInput(table.TableName));
     expect(TimeToLiveSpecification).toEqual({ AttributeName: DYNAMODB_TTL_ATTRIBUTE, Enabled: true });
     // Created as CloudFormation would, under a name of this run.

@@ -1,16 +1,21 @@
 // The two rotation setups of docs/tokens.md, as code the runbook test runs. Keep them in step
 // with the blocks under its runbooks.
-import { createReceiver, type DedupStore, type TokenSourceResult } from 'webhook-cms-receiver';
+import { createReceiver, type DedupStore, type TokenSourceResult, type WebhookHandlers } from 'webhook-cms-receiver';
 
 /**
  * Env-var deployments: the current token, the previous one while rotating, and the window.
  * README: "Env vars".
  */
-export function receiverFromEnv(env: Record<string, string | undefined>, dedup?: DedupStore) {
+export function receiverFromEnv(
+  env: Record<string, string | undefined>,
+  dedup?: DedupStore,
+  handlers?: WebhookHandlers,
+) {
   return createReceiver({
     token: [env.WEBHOOK_TOKEN!, env.WEBHOOK_TOKEN_PREVIOUS].filter((token): token is string => !!token),
     rotatingUntil: env.WEBHOOK_ROTATING_UNTIL || undefined,
     dedup,
+    handlers,
   });
 }
 

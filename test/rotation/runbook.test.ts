@@ -33,7 +33,7 @@ describe('the README rotation runbook loses nothing', () => {
     // Each deploy makes a new receiver from the environment; the store outlives it.
     let live: Receiver = receiverFromEnv({ WEBHOOK_TOKEN: OLD }, store);
     const deploy = (env: Record<string, string>) => {
-      live = receiverFromEnv(env, store);
+      live = receiverFromEnv(env, store, handlers);
     };
     const until = new Date(Date.now() + 3_600_000).toISOString();
     // 1. Arm.

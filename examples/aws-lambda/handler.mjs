@@ -5,8 +5,10 @@ import { webhookHandler } from 'webhook-cms-receiver/lambda';
 // missing WEBHOOK_TOKEN fails the cold start with an error that says so.
 //
 // Each container has its own memory, so the default in-memory dedup store only recognises a
-// redelivery that lands on the same container. In production pass a shared store:
-// `dedup: redisDedupStore(client)` from webhook-cms-receiver/redis (or /postgres).
+// redelivery that lands on the same container. In production pass a shared store; on Lambda,
+// DynamoDB needs no VPC and no connection across cold starts:
+// `dedup: dynamoDbDedupStore(new DynamoDBClient({}), { table: 'webhook-deliveries' })` from
+// webhook-cms-receiver/dynamodb (the table, its TTL and the IAM policy: docs/stores.md).
 const receiver = createReceiver({ token: process.env.WEBHOOK_TOKEN });
 const publicBaseUrl = (process.env.PUBLIC_BASE_URL ?? 'https://blog.example.com').replace(/\/+$/, '');
 

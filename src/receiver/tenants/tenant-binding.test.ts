@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { WebhookError } from '../../errors/webhook-error.js';
 import type { WebhookEvent } from '../../events/types.js';
-import { checkTenant } from './tenant-binding.js';
+import { checkTenant, domainKey } from './tenant-binding.js';
 
 const ref = { id: 'site-a' };
 const tenant = { ref, profileId: 'prof-a', domain: 'a.example.com' };
@@ -85,5 +85,59 @@ describe("checkTenant: an event must name its token's tenant", () => {
     for (const profile of [undefined, null, 'prof-b', 7]) {
       expect(checkTenant(unknown(profile), tenant).tenant).toBe(ref);
     }
+  });
+});
+
+describe('domainKey: tenant domains compare as hosts (issue 45, defect 12)', () => {
+  // [the tenant's domain, the envelope's profile.domain, whether they name the same site]
+  const vectors: [string, string, boolean][] = [
+    ['bücher.example', 'xn--bcher-kva.example', true],
+    ['xn--bcher-kva.example', 'bücher.example', true],
+    ['BÜCHER.Example', 'xn--bcher-kva.example', true],
+    ['\u212Aelvin.example', 'kelvin.example', true],
+    ['kelvin.example', '\u212Aelvin.example', true],
+    ['a.example.com.', 'a.example.com', true],
+    ['a.example.com', 'A.EXAMPLE.COM.', true],
+    ['A.Example.COM', 'a.example.com', true],
+    ['a.example.com', 'a.example.com', true],
+    // Look-alikes stay different: "раураl" with Cyrillic а, р and у is not "paypal".
+    ['paypal.com', 'раураl.com', false],
+    ['раураl.com', 'paypal.com', false],
+    ['paypal.com', 'pаypal.com', false],
+    // Only a host is a host: a path, user info, a port or a second dot make another name.
+    ['a.example.com', 'a.example.com/x', false],
+    ['a.example.com', 'evil@a.example.com', false],
+    ['a.example.com', 'a.example.com:80', false],
+    ['a.example.com', 'a.example.com..', false],
+    ['a.example.com', 'b.example.com', false],
+    // The URL parser would drop a tab inside, or a control character at either end: not here.
+    ['a.example.com', 'a.exa\tmple.com', false],
+    ['a.example.com', '\u0001a.example.com', false],
+    ['a.example.com', 'a.example.com\u007f', false],
+    // Not a host at all: compared as lower-cased text, never thrown.
+    ['exa mple.com', 'EXA MPLE.COM', true],
+    ['exa mple.com', 'exa_mple.com', false],
+  ];
+
+  it.each(vectors)('tenant %j, envelope %j: same site %s', (tenantDomain, envelopeDomain, same) => {
+    const binding = { ref, profileId: undefined, domain: domainKey(tenantDomain) };
+    const run = () => checkTenant(event('article.sync', {}, { id: 'prof-a', domain: envelopeDomain }), binding);
+    if (same) expect(run().tenant).toBe(ref);
+    else expect(refusal(run).code).toBe('profile_mismatch');
+    expect(domainKey(tenantDomain) === domainKey(envelopeDomain)).toBe(same);
+  });
+
+  it('gives the ASCII host, lower case, without its trailing dot', () => {
+    expect(domainKey('Bücher.Example.')).toBe('xn--bcher-kva.example');
+    expect(domainKey('\u212Aelvin.EXAMPLE')).toBe('kelvin.example');
+    expect(domainKey('раураl.com')).toBe('xn--l-7sba6dbr.com');
+  });
+
+  it('never throws, whatever the text', () => {
+    for (const text of ['', '.', '[', '%', '%zz', 'a/b', 'http://', '\u0000', '\uD800', 'ß'.repeat(300), 'A B']) {
+      expect(typeof domainKey(text)).toBe('string');
+    }
+    expect(domainKey('A B')).toBe('a b');
+    expect(domainKey('A%42.example')).toBe('a%42.example');
   });
 });

@@ -13,7 +13,7 @@ export function checkTenant(event: WebhookEvent, tenant: Omit<TenantBinding, 'bi
   if (profile) {
     const { id, domain } = profile;
     const wrongId = tenant.profileId !== undefined && id !== tenant.profileId;
-    const wrongDomain = tenant.domain !== undefined && domain?.toLowerCase() !== tenant.domain;
+    const wrongDomain = tenant.domain !== undefined && (domain === undefined || domainKey(domain) !== tenant.domain);
     if (wrongId || wrongDomain) {
       // Both sides go to onRejected through the reason; the answer is only "Profile mismatch".
       const named = wrongId
@@ -31,6 +31,31 @@ export function checkTenant(event: WebhookEvent, tenant: Omit<TenantBinding, 'bi
   }
   (event as { tenant?: TenantBinding['ref'] }).tenant = tenant.ref;
   return event;
+}
+
+/**
+ * What makes `http://<text>` more than a host, or a host the parser cleans up first: user info,
+ * a port, a path, a query, a fragment, an escape, white space, a control character.
+ */
+const NOT_A_HOST = /[\s\p{Cc}/\\?#@:%]/u;
+
+/**
+ * A domain as a host compares: the WHATWG URL parser's host (IDNA to ASCII, so `bücher.example`
+ * is `xn--bcher-kva.example`, and lower case, so the Kelvin sign is a `k`) without a trailing
+ * dot. Look-alikes stay apart (Cyrillic `раураl.com` is `xn--l-7sba6dbr.com`). Text that is no
+ * host (a path, a port, user info, a space) is compared as its lower-cased self, so it matches
+ * only the same text: never thrown, never widened to the host inside it. `URL` is a global of
+ * every supported runtime (Node, Bun, Deno, workerd, browsers).
+ */
+export function domainKey(domain: string): string {
+  let host = domain.toLowerCase();
+  if (NOT_A_HOST.test(domain)) return host;
+  try {
+    host = new URL(`http://${domain}`).hostname;
+  } catch {
+    return host;
+  }
+  return host.endsWith('.') ? host.slice(0, -1) : host;
 }
 
 /** The profile an event names: article events always have one (checked by the parser), unknown ones may. */

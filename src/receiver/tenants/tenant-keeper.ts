@@ -5,7 +5,7 @@ import { describeThrown } from '../../internal/describe.js';
 import { andThen, type MaybePromise } from '../../internal/maybe.js';
 import { LookupBudget } from './lookup-budget.js';
 import { matchKeptIn } from '../tokens/fixed-tokens.js';
-import { checkTenant } from './tenant-binding.js';
+import { checkTenant, domainKey } from './tenant-binding.js';
 import { HashCache, type TenantEntry } from './tenant-cache.js';
 import { type CheckedTenant, readTenant } from './tenant-shape.js';
 import type { TenantResolver } from './tenant.js';
@@ -183,7 +183,7 @@ export class TenantKeeper implements TokenMatcher {
     const binding: TenantBinding = Object.freeze({
       ref: Object.freeze({ id: tenant.id }),
       profileId: tenant.profileId,
-      domain: tenant.domain?.toLowerCase(),
+      domain: tenant.domain === undefined ? undefined : domainKey(tenant.domain),
       bind: (event: WebhookEvent) => checkTenant(event, binding),
     });
     const keys = tenant.tokens.map(

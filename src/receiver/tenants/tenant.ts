@@ -15,7 +15,10 @@ export interface Tenant {
   token: string | readonly string[];
   /** When set, `article.sync` and `article.trash` must name this `profile.id`, else 403 `Profile mismatch`. */
   profileId?: string;
-  /** When set, those events must name this `profile.domain` (compared case-insensitively), else 403. */
+  /**
+   * When set, those events must name this `profile.domain`, else 403. Compared as hosts: IDNA to
+   * ASCII (`bücher.example` is `xn--bcher-kva.example`), lower case, a trailing dot dropped.
+   */
   domain?: string;
 }
 

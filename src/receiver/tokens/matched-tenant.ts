@@ -12,7 +12,7 @@ export interface TenantRef {
 export interface TenantBinding {
   readonly ref: TenantRef;
   readonly profileId: string | undefined;
-  /** Lower-cased. */
+  /** As hosts compare (`domainKey`: IDNA to ASCII, lower case, no trailing dot). */
   readonly domain: string | undefined;
   /** Checks the event names this tenant's profile (else throws 403) and sets `event.tenant`. */
   bind(event: WebhookEvent): WebhookEvent;

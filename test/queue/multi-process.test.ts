@@ -220,6 +220,26 @@ describe.each(engines)('queue mode with two worker processes: %s', (_label, make
   );
 
   maybe(
+    "a worker stopped with SIGTERM mid-job (the docs' handler: close, then exit) finishes the job first: one run, one effect",
+    async () => {
+      const stopping = await startWorkerProcess('sigterm', engine.env);
+      const deliveryId = randomUUID();
+      // Only this worker runs now, so the slow job is its own.
+      const others = workers.splice(0);
+      await Promise.all(others.map((worker) => worker.stop()));
+      await send(articleSyncPayload({ article: { slug: 'slow' } }), deliveryId);
+      await stopping.waitFor(new RegExp(`^running ${deliveryId}`));
+      const exited = new Promise<number | null>((resolve) => stopping.child.once('exit', (code) => resolve(code)));
+      stopping.child.kill('SIGTERM');
+      expect(await exited).toBe(0);
+      // It finished the job before exiting: nothing is left for another worker to run again.
+      expect((await engine.runs()).get(deliveryId)).toBe(1);
+      expect((await engine.effects()).filter((id) => id === deliveryId)).toEqual([deliveryId]);
+    },
+    60_000,
+  );
+
+  maybe(
     'a worker killed with SIGKILL mid-job: the other worker finishes the job, with exactly one effect',
     async () => {
       while (workers.length < 2) workers.push(await startWorkerProcess(`w${workers.length}`, engine.env));

@@ -12,6 +12,7 @@ import type { Answer } from '../answers.js';
 import { FixedTokens } from '../tokens/fixed-tokens.js';
 import type { WebhookHandlers } from '../handlers.js';
 import { KeptDeliveries } from './kept-deliveries.js';
+import type { ReceiverOptions } from '../options.js';
 import type { Pipeline } from '../pipeline.js';
 import type { TokenMatcher } from '../tokens/token-matcher.js';
 import type { DeliveryInput } from '../verify-delivery.js';
@@ -47,6 +48,8 @@ interface Setup {
   until?: number;
   cacheMs?: number;
   store?: Partial<KeptRequestStore>;
+  /** More receiver options (`handlers`, `queue`). */
+  receiver?: Partial<ReceiverOptions>;
 }
 
 function setup(options: Setup = {}) {
@@ -94,7 +97,12 @@ function setup(options: Setup = {}) {
   const rejected: string[] = [];
   const kept = new KeptDeliveries({
     config: { keeper, toleranceSeconds: 300, maxBodyBytes: 1 << 20, now: () => Date.now() },
-    options: { token: NEW, logger: false, onRejected: (error) => void rejected.push(error.code) },
+    options: {
+      token: NEW,
+      logger: false,
+      onRejected: (error) => void rejected.push(error.code),
+      ...options.receiver,
+    } as ReceiverOptions,
     pipeline,
     store,
     maxCount: 10,
@@ -370,5 +378,51 @@ describe('KeptDeliveries: the re-check timer', () => {
     await kept.keep(signed(NEW, 'b'));
     expect(tries).toBe(2);
     expect(await memory.list()).toHaveLength(2);
+  });
+});
+
+describe('KeptDeliveries.start: requests kept before this receiver started', () => {
+  it('are processed at once with the handlers option, no delivery needed, and re-checked after', async () => {
+    const { kept, state, memory, processed } = setup({ receiver: { handlers } });
+    // Another instance kept it before this one started.
+    const other = setup();
+    await other.kept.keep(signed(NEW));
+    const [summary] = await other.memory.list();
+    const request = await other.memory.take(summary!.id);
+    await memory.keep(request!, { maxCount: 10, maxBytes: 1 << 20, until: T0 + HOUR });
+    state.known.add(NEW);
+    await kept.start();
+    expect(state.refreshes).toBe(1);
+    expect(processed).toHaveLength(1);
+    expect(processed[0]!.handlers).toBe(handlers);
+    expect(await memory.list()).toEqual([]);
+  });
+
+  it('wait for handlers outside queue mode when none were given, and re-check every tokenCacheMs', async () => {
+    const { kept, state, memory, processed } = setup({ cacheMs: 1000 });
+    const other = setup();
+    await other.kept.keep(signed(NEW));
+    const [summary] = await other.memory.list();
+    await memory.keep((await other.memory.take(summary!.id))!, { maxCount: 10, maxBytes: 1 << 20, until: T0 + HOUR });
+    state.known.add(NEW);
+    await kept.start();
+    expect(processed).toEqual([]);
+    kept.touch(handlers);
+    await settle();
+    expect(processed).toHaveLength(1);
+  });
+
+  it('read nothing when nothing is kept, and report a failed listing only while armed', async () => {
+    const failing = { list: () => Promise.reject(new Error('no kept table')) };
+    const unarmed = setup({ until: undefined, store: failing });
+    await unarmed.kept.start();
+    expect(unarmed.reports).toEqual([]);
+    const armed = setup({ store: failing });
+    await armed.kept.start();
+    expect(armed.reports).toEqual(['kept requests could not be listed at start: Error: no kept table']);
+    const empty = setup();
+    await empty.kept.start();
+    expect(empty.state.refreshes).toBe(0);
+    expect(empty.calls.lists).toBe(1);
   });
 });

@@ -96,3 +96,35 @@ describe('the createHmac path compares digests with timingSafeEqual, in full, wh
     }
   });
 });
+
+describe.each([
+  ['as Node has it', real],
+  ['without crypto.hash', { ...real, hash: undefined }],
+  ['without createSecretKey either', { ...real, hash: undefined, createSecretKey: undefined }],
+])('nodeCryptoProvider %s, given raw key bytes', (_, crypto) => {
+  // RFC 4231 test case 3: a key that is not UTF-8 text.
+  type RawKeyed = ReturnType<typeof import('./node-crypto.js')['nodeCryptoProvider']>;
+  const rawKeyed = async () => (await providerWith(crypto)) as RawKeyed;
+  const rawKey = () => new Uint8Array(20).fill(0xaa);
+  const signRaw = (body: Uint8Array) =>
+    new Uint8Array(createHmac('sha256', Buffer.from(rawKey())).update(prefix).update(body).digest());
+
+  it('gives the known answer of RFC 4231 test case 3', async () => {
+    const data = new Uint8Array(50).fill(0xdd);
+    const expected = Buffer.from('773ea91e36800e46854db8ebd09181a72959098b3ef8c122d9635514ced565fe', 'hex');
+    expect((await rawKeyed()).hmacSha256(rawKey()).verify('', data, new Uint8Array(expected))).toBe(true);
+  });
+
+  it("copies the bytes: the caller's array is neither read late nor wiped", async () => {
+    const key = rawKey();
+    const verifier = (await rawKeyed()).hmacSha256(key);
+    expect(key).toEqual(rawKey());
+    key.fill(0x01);
+    for (const body of [small, large]) {
+      expect(verifier.verify(prefix, body, signRaw(body))).toBe(true);
+      const stream = verifier.stream!(prefix);
+      stream.update(body);
+      expect(stream.matches(signRaw(body))).toBe(true);
+    }
+  });
+});

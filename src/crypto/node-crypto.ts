@@ -58,7 +58,8 @@ export function nodeCryptoProvider(): CryptoProvider & { hmacSha256(secret: stri
       // A KeyObject holds the key in native memory once, so no delivery converts the string
       // again; the string itself still works on runtimes whose node:crypto lacks KeyObject.
       // Streamed and large bodies use it; small whole bodies take the cheaper two-pass HMAC.
-      const key = crypto.createSecretKey?.(secretBytes) ?? (typeof secret === 'string' ? secret : secret.slice());
+      // Raw key bytes are copied here too, so the caller's array cannot change the key later.
+      const key = crypto.createSecretKey?.(secretBytes) ?? secret.slice();
       const twoPass = hash ? new TwoPassHmac(hash, secretBytes) : undefined;
       secretBytes.fill(0);
       const verifier: HmacVerifier & HexComparing = {

@@ -93,7 +93,7 @@ export function sqsHandler<C extends HandlerContext = HandlerContext>(
   return async (event) => {
     const started = await ready();
     const failures: string[] = [];
-    // Records of one FIFO group run in order; a standard queue's run at once.
+    // Records of one FIFO group run in order, one after another; a standard queue's each on its own, at once.
     const groups = new Map<string, SqsRecordLike[]>();
     for (const record of event?.Records ?? []) {
       const key = record.attributes?.MessageGroupId ?? record.messageId;
@@ -103,14 +103,12 @@ export function sqsHandler<C extends HandlerContext = HandlerContext>(
     }
     await Promise.all(
       [...groups.values()].map(async (records) => {
-        for (let i = 0; i < records.length; i++) {
-          const outcome = await consume(received(records[i]!), started).catch(() => 'kept' as const);
+        for (const [i, record] of records.entries()) {
+          const outcome = await consume(received(record), started).catch(() => 'kept' as const);
           if (outcome === 'kept') {
-            // After a failure in a FIFO group, the rest wait: running them now would break the order.
-            failures.push(
-              ...records.slice(i, records[i]!.attributes?.MessageGroupId ? undefined : i + 1).map((r) => r.messageId),
-            );
-            if (records[i]!.attributes?.MessageGroupId) return;
+            // The rest of a FIFO group waits for the next batch: running it now would break the order.
+            failures.push(...records.slice(i).map((r) => r.messageId));
+            return;
           }
         }
       }),

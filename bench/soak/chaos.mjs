@@ -1,0 +1,65 @@
+// The chaos schedule, spread over the run and replayable from the seed: SIGKILL of a receiver or
+// worker at random intervals (each restarted at once), restarts of Redis and Postgres, a token
+// rotation with its window, a tenant added and one removed (with --tenants), and a clock step
+// of a few seconds there and back. Nothing is killed in the last tenth, so the run drains
+// cleanly; in the second half only the slots numbered 1 are killed, so each kind of process
+// has one that lives through the whole half its memory slope is fitted on.
+
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+const CLOCK_STEP_MS = 4_000;
+
+export function runChaos({ durationMs, slots, services, world, traffic, config, random, setClock, log }) {
+  const events = [];
+  const at = (fraction, what) => events.push(sleep(durationMs * fraction).then(what));
+
+  const kills = (async () => {
+    const mean = Math.min(Math.max(durationMs / 6, 5_000), 300_000);
+    const started = Date.now();
+    for (;;) {
+      await sleep(mean * (0.5 + random()));
+      const elapsed = Date.now() - started;
+      if (elapsed > durationMs * 0.9) return;
+      const pool = elapsed < durationMs / 2 ? slots : slots.filter((slot) => slot.name.endsWith('-1'));
+      const slot = pool[Math.floor(random() * pool.length)];
+      log(`SIGKILL ${slot.name}`);
+      await slot.kill().then(
+        () => log(`${slot.name} restarted`),
+        (error) => log(`${slot.name} did not restart: ${error.message}`),
+      );
+    }
+  })();
+
+  const restartable = services.filter((service) => service.restart);
+  restartable.forEach((service, i) => {
+    const fractions = restartable.length === 1 ? [0.3, 0.7] : [[0.3], [0.7]][i];
+    for (const fraction of fractions) {
+      at(fraction, async () => {
+        log(`restart ${service.name}`);
+        await service.restart();
+        log(`${service.name} back`);
+      });
+    }
+  });
+  for (const service of services.filter((s) => !s.restart))
+    log(`${service.name} given by the environment: not restarted`);
+
+  const holdMs = Math.min(Math.max(durationMs * 0.06, 3_000), 60_000);
+  at(0.35, () => world.rotate({ holdMs, log }));
+  at(0.45, () => {
+    log(`clock step +${CLOCK_STEP_MS / 1000} s`);
+    setClock(CLOCK_STEP_MS);
+  });
+  at(0.8, () => {
+    log(`clock step back by ${CLOCK_STEP_MS / 1000} s`);
+    setClock(0);
+  });
+  if (world.tenantMode) {
+    at(0.15, () => world.addTenant({ log }));
+    at(0.55, async () => {
+      const drainMs = 17_000 * config.retryScale + 11_000;
+      const gone = await world.removeTenant({ drainMs, log });
+      if (gone) for (let i = 0; i < 5; i++) traffic.sendHostile('removed-tenant');
+    });
+  }
+  return Promise.all([kills, ...events]);
+}

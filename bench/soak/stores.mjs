@@ -1,0 +1,91 @@
+// The dedup store each soak process uses (`--store`) and where its handlers record their
+// effect, keyed by delivery id: an append-only file per process for the memory store, a Redis
+// hash for Redis, a table for Postgres (written through the handler's `tx` in the transactional
+// mode, so the effect commits with the done row). `readEffects` is the judge's side: delivery
+// id → how many times its effect was recorded.
+
+import { appendFileSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+/** Short leases, so a SIGKILLed process's claims free within the driver's retries. */
+export const LEASE_MS = 5_000;
+const EFFECTS_KEY = 'soak:effects';
+const EFFECTS_TABLE = 'soak_effects';
+
+async function redisClient(url) {
+  const { Redis } = await import('ioredis');
+  const client = new Redis(url, { maxRetriesPerRequest: 1 });
+  client.on('error', () => {}); // a restart is expected: the store answers 503 meanwhile
+  return client;
+}
+
+async function pgPool(url) {
+  const { default: pg } = await import('pg');
+  const pool = new pg.Pool({ connectionString: url, max: 6 });
+  pool.on('error', () => {});
+  return pool;
+}
+
+/**
+ * `{ dedup, record(deliveryId, context), close() }` for one process. `name` tells the memory
+ * store's effect files apart.
+ */
+export async function openStore(config, name) {
+  if (config.store === 'memory') {
+    const { memoryDedupStore } = await import('webhook-cms-receiver');
+    const file = join(config.dir, `effects-${name}-${process.pid}.log`);
+    return {
+      dedup: memoryDedupStore({ leaseMs: LEASE_MS, maxEntries: config.memoryEntries }),
+      record: (id) => appendFileSync(file, `${id}\n`),
+      close: async () => {},
+    };
+  }
+  if (config.store === 'redis') {
+    const { redisDedupStore } = await import('webhook-cms-receiver/redis');
+    const redis = await redisClient(config.redisUrl);
+    return {
+      dedup: redisDedupStore(redis, { keyPrefix: 'soak:dedup:', leaseMs: LEASE_MS }),
+      record: (id) => redis.hincrby(EFFECTS_KEY, id, 1),
+      close: () => redis.quit().catch(() => {}),
+    };
+  }
+  const { postgresDedupStore } = await import('webhook-cms-receiver/postgres');
+  const pool = await pgPool(config.databaseUrl);
+  const transactional = config.store === 'postgres-tx';
+  const insert = `INSERT INTO ${EFFECTS_TABLE} (delivery_id, process) VALUES ($1, $2)`;
+  return {
+    dedup: postgresDedupStore(pool, { transactional, table: 'soak_dedup', leaseMs: LEASE_MS }),
+    record: (id, context) => (transactional ? context.tx : pool).query(insert, [id, name]),
+    close: () => pool.end().catch(() => {}),
+  };
+}
+
+/** Creates what the effects need before any process starts (the Postgres table). */
+export async function prepareEffects(config) {
+  if (config.store !== 'postgres' && config.store !== 'postgres-tx') return;
+  const pool = await pgPool(config.databaseUrl);
+  await pool.query(`CREATE TABLE IF NOT EXISTS ${EFFECTS_TABLE} (delivery_id text NOT NULL, process text)`);
+  await pool.end();
+}
+
+/** Delivery id → number of recorded effects, read after the run has drained. */
+export async function readEffects(config) {
+  const counts = new Map();
+  const add = (id, n = 1) => counts.set(id, (counts.get(id) ?? 0) + n);
+  if (config.store === 'memory') {
+    for (const file of readdirSync(config.dir).filter((f) => f.startsWith('effects-'))) {
+      for (const id of readFileSync(join(config.dir, file), 'utf8').split('\n')) if (id) add(id);
+    }
+  } else if (config.store === 'redis') {
+    const redis = await redisClient(config.redisUrl);
+    const all = await redis.hgetall(EFFECTS_KEY);
+    for (const [id, n] of Object.entries(all)) add(id, Number(n));
+    await redis.quit();
+  } else {
+    const pool = await pgPool(config.databaseUrl);
+    const { rows } = await pool.query(`SELECT delivery_id, count(*)::int AS n FROM ${EFFECTS_TABLE} GROUP BY 1`);
+    for (const row of rows) add(row.delivery_id, row.n);
+    await pool.end();
+  }
+  return counts;
+}

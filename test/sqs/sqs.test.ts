@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { GetObjectCommand, ListObjectsV2Command, PutObjectCommand } from '@aws-sdk/client-s3';
-import { SQSClient } from '@aws-sdk/client-sqs';
+import { SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { afterEach, expect, it } from 'vitest';
 import {
   createReceiver,
@@ -152,4 +152,36 @@ describeWithSqs('SQS queue mode (fauxqs)', () => {
       return Contents.length === 1 && Contents[0]!.Key === ref.key;
     });
   }, 60_000);
+  it('a copy of a large message that comes after its delivery completed (its S3 body deleted) is recognised as done, not dead-lettered', async () => {
+    const q = await freshQueue('gone');
+    const queue = sqsQueue({ client: q.sqs, queueUrl: q.queueUrl, bodies: q.bodies });
+    const large = deliveryOfSize(400_000);
+    await queue.enqueue(large, { signal: new AbortController().signal });
+    const [message] = await peek(q.sqs, q.queueUrl, 0);
+    const dedup = memoryDedupStore();
+    const runs: string[] = [];
+    const options = {
+      handlers: { 'article.sync': (event: { deliveryId: string | null }) => void runs.push(event.deliveryId!) },
+      dedup,
+      logger: false as const,
+    };
+    workers.push(
+      startWorker(
+        sqsSource({ client: q.sqs, queueUrl: q.queueUrl, bodies: q.bodies, dedup, waitTimeSeconds: 1 }),
+        options,
+      ),
+    );
+    await until('the delivery', async () => runs.length === 1 && (await queueCounts(q.sqs, q.queueUrl)).total === 0);
+    // SQS delivers at least once: the same message again, after the run that deleted its body.
+    await q.sqs.send(
+      new SendMessageCommand({
+        QueueUrl: q.queueUrl,
+        MessageBody: message!.Body!,
+        MessageAttributes: message!.MessageAttributes,
+      }),
+    );
+    await until('the copy handled', async () => (await queueCounts(q.sqs, q.queueUrl)).total === 0);
+    expect(runs).toEqual([large.deliveryId]);
+    expect(await peek(q.sqs, q.deadUrl)).toEqual([]);
+  });
 });

@@ -7,7 +7,10 @@ import { postgresDedupStore } from 'webhook-cms-receiver/postgres';
 import { pool, queueName, startBoss } from './postgres.mjs';
 
 const db = pool();
-await db.query('CREATE TABLE IF NOT EXISTS site_articles (slug text PRIMARY KEY, article jsonb NOT NULL)');
+// One row per article, keyed by its id: a rename changes the slug, never the row.
+await db.query(
+  'CREATE TABLE IF NOT EXISTS site_articles (id text PRIMARY KEY, slug text NOT NULL, article jsonb NOT NULL)',
+);
 const boss = await startBoss();
 
 const worker = startWorker(pgBossSource(boss, queueName), {
@@ -16,17 +19,18 @@ const worker = startWorker(pgBossSource(boss, queueName), {
     'article.sync': async ({ article }, { tx }) => {
       if (article.status === 'published') {
         await tx.query(
-          'INSERT INTO site_articles VALUES ($1, $2) ON CONFLICT (slug) DO UPDATE SET article = excluded.article',
-          [article.slug, article],
+          `INSERT INTO site_articles (id, slug, article) VALUES ($1, $2, $3)
+           ON CONFLICT (id) DO UPDATE SET slug = excluded.slug, article = excluded.article`,
+          [article.id, article.slug, article],
         );
         console.log(`published ${article.slug}`);
       } else {
-        await tx.query('DELETE FROM site_articles WHERE slug = $1', [article.slug]);
+        await tx.query('DELETE FROM site_articles WHERE id = $1', [article.id]);
         console.log(`unpublished ${article.slug} (${article.status})`);
       }
     },
     'article.trash': async ({ article }, { tx }) => {
-      await tx.query('DELETE FROM site_articles WHERE slug = $1', [article.slug]);
+      await tx.query('DELETE FROM site_articles WHERE id = $1', [article.id]);
       console.log(`trashed ${article.slug}`);
     },
     test: () => console.log('test delivery received'),

@@ -10,6 +10,7 @@ import type { KeepLimits, KeptRequest, KeptRequestStore, KeptSummary } from 'web
 import { errorName, type Send } from './calls.js';
 import { conflictPause } from './context.js';
 import { isLive, type Item, key, n, numberOf, s, stringOf, ttlOf } from './items.js';
+import { DYNAMODB_TTL_ATTRIBUTE } from './table-input.js';
 
 /**
  * The most a kept request may take as one item: DynamoDB refuses items over 400 KB, and the
@@ -69,7 +70,7 @@ export function dynamoDbKeptRequests(
             ':room': n(limits.maxBytes - size),
           },
         };
-    const item = { until: n(until), expiresAt: ttlOf(until) };
+    const item = { until: n(until), [DYNAMODB_TTL_ATTRIBUTE]: ttlOf(until) };
     try {
       await send(
         'keep a request',
@@ -84,7 +85,7 @@ export function dynamoDbKeptRequests(
                   '#count': 'count',
                   '#bytes': 'bytes',
                   '#until': 'until',
-                  '#ttl': 'expiresAt',
+                  '#ttl': DYNAMODB_TTL_ATTRIBUTE,
                 },
                 ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
               },

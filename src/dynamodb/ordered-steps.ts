@@ -9,6 +9,7 @@ import { type ClaimOutcome, type DedupClaim, STALE_ANSWER, type StoredAnswer } f
 import { errorName } from './calls.js';
 import { CONFLICT_ATTEMPTS, conflictPause, persisting, type StoreContext } from './context.js';
 import { type ClaimKeys, type Item, n, numberOf, s, ttlOf } from './items.js';
+import { DYNAMODB_TTL_ATTRIBUTE } from './table-input.js';
 import {
   claimedItem,
   doneUpdate,
@@ -96,7 +97,7 @@ export async function claimOrdered(context: StoreContext, claim: DedupClaim, lea
     {
       Put: {
         TableName: table,
-        Item: { ...run!, lease: s(lease), until: n(until), expiresAt: ttlOf(until) },
+        Item: { ...run!, lease: s(lease), until: n(until), [DYNAMODB_TTL_ATTRIBUTE]: ttlOf(until) },
         ConditionExpression: FREE,
         ExpressionAttributeNames: names('#pk', '#until'),
         ExpressionAttributeValues: { ':now': n(at) },
@@ -136,7 +137,7 @@ async function recordStale(
           lease: s(lease),
           answer: s(JSON.stringify(STALE_ANSWER)),
           until: n(until),
-          expiresAt: ttlOf(until),
+          [DYNAMODB_TTL_ATTRIBUTE]: ttlOf(until),
         },
         ConditionExpression: FREE,
         ExpressionAttributeNames: names('#pk', '#until'),

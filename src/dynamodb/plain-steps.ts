@@ -8,6 +8,7 @@ import type { ClaimOutcome, DedupClaim, StoredAnswer } from 'webhook-cms-receive
 import { errorName } from './calls.js';
 import { type StoreContext, persisting } from './context.js';
 import { answerOf, heldBy, type Item, NAMES, n, s, stringOf, ttlOf } from './items.js';
+import { DYNAMODB_TTL_ATTRIBUTE } from './table-input.js';
 
 /** Absent, or past its expiry (a lapsed claim, a forgotten delivery): free to take. */
 export const FREE = 'attribute_not_exists(#pk) OR #until <= :now';
@@ -18,7 +19,7 @@ const names = (...used: (keyof typeof NAMES)[]) => Object.fromEntries(used.map((
 
 /** The claimed delivery item's attributes, beside its key. */
 export function claimedItem(keyItem: Item, lease: string, until: number): Item {
-  return { ...keyItem, state: s('c'), lease: s(lease), until: n(until), expiresAt: ttlOf(until) };
+  return { ...keyItem, state: s('c'), lease: s(lease), until: n(until), [DYNAMODB_TTL_ATTRIBUTE]: ttlOf(until) };
 }
 
 /**

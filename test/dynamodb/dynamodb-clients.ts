@@ -39,3 +39,10 @@ export async function freshTable(client: DynamoDBClient, options: { ttl?: boolea
 
 /** A key prefix no other test shares, so tests can share one table. */
 export const freshPrefix = () => `t${randomUUID()}:`;
+
+/**
+ * Store options for tests that are not about time limits: DynamoDB Local on a loaded CI
+ * machine can take seconds to answer, and a 3 s limit would fail the call (a 503) mid-test.
+ * dynamodb-restart.test.ts checks the limit itself.
+ */
+export const PATIENT = { requestTimeoutMs: 20_000 } as const;

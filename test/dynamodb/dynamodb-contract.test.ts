@@ -4,7 +4,7 @@ import { dynamoDbDedupStore } from 'webhook-cms-receiver/dynamodb';
 import { oddIdContract } from '../stores/odd-ids.js';
 import { storeContract } from '../stores/store-contract.js';
 import { tenantIsolationContract } from '../stores/tenant-isolation.js';
-import { describeWithDynamoDb, freshPrefix, freshTable, localClient } from './dynamodb-clients.js';
+import { describeWithDynamoDb, freshPrefix, freshTable, localClient, PATIENT } from './dynamodb-clients.js';
 
 describeWithDynamoDb('dynamoDbDedupStore on DynamoDB Local', () => {
   let client: DynamoDBClient;
@@ -16,8 +16,12 @@ describeWithDynamoDb('dynamoDbDedupStore on DynamoDB Local', () => {
   afterAll(() => client?.destroy());
 
   storeContract('dynamoDbDedupStore', ({ leaseMs, retentionMs }) =>
-    dynamoDbDedupStore(client, { table, keyPrefix: freshPrefix(), leaseMs, retentionMs }),
+    dynamoDbDedupStore(client, { ...PATIENT, table, keyPrefix: freshPrefix(), leaseMs, retentionMs }),
   );
-  oddIdContract('dynamoDbDedupStore', () => dynamoDbDedupStore(client, { table, keyPrefix: freshPrefix() }));
-  tenantIsolationContract('dynamoDbDedupStore', () => dynamoDbDedupStore(client, { table, keyPrefix: freshPrefix() }));
+  oddIdContract('dynamoDbDedupStore', () =>
+    dynamoDbDedupStore(client, { ...PATIENT, table, keyPrefix: freshPrefix() }),
+  );
+  tenantIsolationContract('dynamoDbDedupStore', () =>
+    dynamoDbDedupStore(client, { ...PATIENT, table, keyPrefix: freshPrefix() }),
+  );
 });

@@ -8,7 +8,7 @@ import { dynamoDbDedupStore, KEPT_ITEM_MAX_BYTES } from 'webhook-cms-receiver/dy
 import { webhookHandler } from 'webhook-cms-receiver/node';
 import { articleSyncPayload, signDelivery } from 'webhook-cms-receiver/testing';
 import { eventRecorder } from '../helpers/event-recorder.js';
-import { describeWithDynamoDb, freshPrefix, freshTable, localClient } from './dynamodb-clients.js';
+import { describeWithDynamoDb, freshPrefix, freshTable, localClient, PATIENT } from './dynamodb-clients.js';
 
 const token = 'dynamodb-receiver-token';
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -25,7 +25,7 @@ describeWithDynamoDb('createReceiver({ dedup: dynamoDbDedupStore(…) }) behind 
     const receiver = createReceiver({
       token,
       ordering: true,
-      dedup: dynamoDbDedupStore(client, { table, keyPrefix: freshPrefix() }),
+      dedup: dynamoDbDedupStore(client, { ...PATIENT, table, keyPrefix: freshPrefix() }),
     });
     server = createServer(
       webhookHandler(receiver, {
@@ -94,7 +94,7 @@ describeWithDynamoDb('dynamoDbDedupStore kept requests (contract v4), shared thr
 
   it('bounds by count across instances, lists, hands each to one caller, clears and counts', async () => {
     const keyPrefix = freshPrefix();
-    const [a, b] = [0, 1].map(() => dynamoDbDedupStore(client, { table, keyPrefix }).kept!);
+    const [a, b] = [0, 1].map(() => dynamoDbDedupStore(client, { ...PATIENT, table, keyPrefix }).kept!);
     const limits = { maxCount: 3, maxBytes: 1024 * 1024, until: Date.now() + 60_000 };
     const kept = await Promise.all(
       Array.from({ length: 8 }, (_, i) => (i % 2 ? a! : b!).keep(request(`k${i}`), limits)),
@@ -113,7 +113,7 @@ describeWithDynamoDb('dynamoDbDedupStore kept requests (contract v4), shared thr
   });
 
   it('bounds by bytes, and refuses a request larger than one DynamoDB item', async () => {
-    const kept = dynamoDbDedupStore(client, { table, keyPrefix: freshPrefix() }).kept!;
+    const kept = dynamoDbDedupStore(client, { ...PATIENT, table, keyPrefix: freshPrefix() }).kept!;
     const limits = { maxCount: 100, maxBytes: 3_000, until: Date.now() + 60_000 };
     const body = 'x'.repeat(1_000);
     expect(await kept.keep(request('b1', body), limits)).toBe(true);
@@ -124,7 +124,7 @@ describeWithDynamoDb('dynamoDbDedupStore kept requests (contract v4), shared thr
   });
 
   it('forgets a window that ended: its requests are no longer listed, and a new window starts from zero', async () => {
-    const kept = dynamoDbDedupStore(client, { table, keyPrefix: freshPrefix() }).kept!;
+    const kept = dynamoDbDedupStore(client, { ...PATIENT, table, keyPrefix: freshPrefix() }).kept!;
     const short = { maxCount: 1, maxBytes: 1024 * 1024, until: Date.now() + 300 };
     expect(await kept.keep(request('old'), short)).toBe(true);
     await sleep(400);
@@ -149,7 +149,7 @@ describeWithDynamoDb('a token rotation on two receivers sharing a DynamoDB store
         token: source,
         tokenCacheMs: 50,
         logger: false,
-        dedup: dynamoDbDedupStore(client, { table, keyPrefix }),
+        dedup: dynamoDbDedupStore(client, { ...PATIENT, table, keyPrefix }),
       });
     const [a, b] = [make(), make()];
     const { seen, until, handlers } = eventRecorder();
@@ -159,7 +159,7 @@ describeWithDynamoDb('a token rotation on two receivers sharing a DynamoDB store
     expect(kept).toMatchObject({ status: 503 });
     expect(seen).toHaveLength(0);
     // Kept in the table, where every instance sees it.
-    expect(await dynamoDbDedupStore(client, { table, keyPrefix }).kept!.list()).toHaveLength(1);
+    expect(await dynamoDbDedupStore(client, { ...PATIENT, table, keyPrefix }).kept!.list()).toHaveLength(1);
     tokens.list = [NEW, OLD];
     await until(1);
     expect(seen.map((event) => event.deliveryId)).toEqual([deliveryId]);

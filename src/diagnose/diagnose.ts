@@ -1,6 +1,7 @@
 import {
   type BodyInput,
   createReceiver,
+  type ReceiverSettings,
   DEFAULT_MAX_BODY_BYTES,
   DEFAULT_TOLERANCE_SECONDS,
   type HeadersInput,
@@ -58,7 +59,12 @@ export async function diagnoseDelivery(options: DiagnoseOptions): Promise<Diagno
   const nowMs = options.now instanceof Date ? options.now.getTime() : (options.now ?? Date.now());
   const toleranceSeconds = options.toleranceSeconds ?? DEFAULT_TOLERANCE_SECONDS;
   const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
-  const receiver = createReceiver({ token: tokens, now: () => nowMs, dedup: false, toleranceSeconds, maxBodyBytes });
+  const settings = { now: () => nowMs, dedup: false as const, toleranceSeconds, maxBodyBytes };
+  // Since contract v5 createReceiver refuses a token with a stray newline or space; an endpoint
+  // that took one (an older version, another library) answered 401, so that is the verdict, and
+  // the other checks run against the token as it was meant.
+  const refusedToken = shapeProblem(tokens, settings);
+  const receiver = createReceiver({ token: refusedToken ? tokens.map((t) => t.trim()) : tokens, ...settings });
   const headers = headerValues(options.headers);
   const body = options.body === undefined ? undefined : bytesOf(options.body);
 
@@ -82,7 +88,9 @@ export async function diagnoseDelivery(options: DiagnoseOptions): Promise<Diagno
   ];
   // A capture with a redacted token is judged as if the token were right: that check is reported as skipped.
   const asSent = authorization.redacted ? withToken(headers, tokens[0]!) : options.headers;
-  const verdict = await verdictOf(receiver, asSent, body);
+  const verdict: DiagnosisVerdict = refusedToken
+    ? { status: 401, code: 'invalid_token', error: 'Invalid token', reason: refusedToken }
+    : await verdictOf(receiver, asSent, body);
   const ok = verdict.status === 200;
   const cause = ok || verdict.code === null ? undefined : findings[CHECK_OF_CODE[verdict.code] ?? -1]?.cause;
   const fallback = { kind: 'unknown' as const, message: verdict.reason ?? 'unknown', fix: 'See the failed checks.' };
@@ -92,6 +100,17 @@ export async function diagnoseDelivery(options: DiagnoseOptions): Promise<Diagno
     checks: findings.map((finding) => finding.check),
     ...(ok || verdict.status === null ? {} : { cause: cause ?? fallback }),
   };
+}
+
+/** Why createReceiver refuses these tokens, or undefined when it takes them. */
+function shapeProblem(tokens: readonly string[], settings: Omit<ReceiverSettings, 'logger'>): string | undefined {
+  try {
+    createReceiver({ token: tokens, ...settings });
+    return undefined;
+  } catch (error) {
+    if (tokens.every((token) => token.trim() === token)) throw error;
+    return (error as Error).message;
+  }
 }
 
 function tokensOf(token: unknown): readonly string[] {

@@ -144,11 +144,11 @@ function table(
 }
 
 /** Loads an optional peer by a name the bundler leaves alone, with the fix when it is missing. */
-async function load<T>(name: string): Promise<T> {
+async function load<T>(name: string, engine = name): Promise<T> {
   try {
     return (await import(name)) as T;
   } catch {
-    throw new UsageError(`replay --engine ${name} needs the "${name}" package: npm install ${name}`);
+    throw new UsageError(`replay --engine ${engine} needs the "${name}" package: npm install ${name}`);
   }
 }
 
@@ -274,7 +274,7 @@ interface SqsModule {
  * its reason, then deletes the dead letter; the rest are made visible again on close.
  */
 async function sqsLetters(queueUrl: string, deadLetterQueue: string | undefined, endpoint: string | undefined) {
-  const sqs = await load<SqsModule>('@aws-sdk/client-sqs');
+  const sqs = await load<SqsModule>('@aws-sdk/client-sqs', 'sqs');
   const client = new sqs.SQSClient(endpoint ? { endpoint } : {});
   const command = (name: string, input: object) => new (sqs[name] as new (input: object) => object)(input);
   const deadUrl = deadLetterQueue ?? (await redriveTarget(client, command, queueUrl));

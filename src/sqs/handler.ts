@@ -1,5 +1,6 @@
 import type { MessageAttributeValue, SQSClient } from '@aws-sdk/client-sqs';
 import {
+  DEFAULT_HANDLER_TIMEOUT_MS,
   type HandlerContext,
   type JobResult,
   type JobSource,
@@ -90,8 +91,17 @@ export function sqsHandler<C extends HandlerContext = HandlerContext>(
     });
     return consumer;
   };
-  return async (event) => {
+  let timeChecked = false;
+  return async (event, context) => {
     const started = await ready();
+    if (!timeChecked) {
+      timeChecked = true;
+      const logger = options.logger === undefined ? console : options.logger;
+      if (logger)
+        checkFunctionTimeout(options, context, (text) =>
+          (logger.warn as (text: string) => unknown)(`sqsHandler: ${text}`),
+        );
+    }
     const failures: string[] = [];
     // Records of one FIFO group run in order, one after another; a standard queue's each on its own, at once.
     const groups = new Map<string, SqsRecordLike[]>();
@@ -115,6 +125,26 @@ export function sqsHandler<C extends HandlerContext = HandlerContext>(
     );
     return { batchItemFailures: failures.map((itemIdentifier) => ({ itemIdentifier })) };
   };
+}
+
+/**
+ * Warns once when the function's time left at its first batch is under `handlerTimeoutMs`:
+ * Lambda would stop the run before the handler's `signal` aborts it, and the message would
+ * come back only after its visibility timeout, with nothing logged as to why.
+ */
+function checkFunctionTimeout<C extends HandlerContext>(
+  options: SqsHandlerOptions<C>,
+  context: unknown,
+  warn: (text: string) => void,
+): void {
+  const remaining = (context as { getRemainingTimeInMillis?: () => number } | undefined)?.getRemainingTimeInMillis?.();
+  const handlerTimeoutMs = options.handlerTimeoutMs ?? DEFAULT_HANDLER_TIMEOUT_MS;
+  if (typeof remaining !== 'number' || remaining >= handlerTimeoutMs) return;
+  warn(
+    `handlerTimeoutMs is ${handlerTimeoutMs} ms but this invocation had ${remaining} ms left: Lambda stops a run at ` +
+      "the function's Timeout, before the handler's signal is aborted. Set handlerTimeoutMs under the Timeout, or " +
+      'raise the Timeout (at most 900 s; a longer handler belongs in sqsSource on a container).',
+  );
 }
 
 /** A worker on a source that Lambda pushes batches to, rather than one that pulls. */

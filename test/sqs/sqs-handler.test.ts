@@ -163,4 +163,29 @@ describeWithSqs('sqsHandler: an SQS-triggered Lambda (fauxqs)', () => {
     expect(failed).toEqual(slugs.filter((s) => s.startsWith('a-')));
     expect(runs.sort()).toEqual(slugs.includes('b-0') ? ['a-0', 'b-0'] : ['a-0']);
   });
+  it('warns once when the function has less time left than handlerTimeoutMs', async () => {
+    const q = await freshQueue('lambda-time');
+    const warnings: string[] = [];
+    const handler = sqsHandler({
+      handlers: {},
+      client: q.sqs,
+      queueUrl: q.queueUrl,
+      logger: { warn: (text: string) => void warnings.push(text), error: () => {} },
+    });
+    const context = { getRemainingTimeInMillis: () => 60_000 };
+    await handler({ Records: [] }, context);
+    await handler({ Records: [] }, context);
+    expect(warnings).toEqual([
+      expect.stringMatching(/^sqsHandler: handlerTimeoutMs is 300000 ms but this invocation had 60000 ms left/),
+    ]);
+    const roomy = sqsHandler({
+      handlers: {},
+      client: q.sqs,
+      queueUrl: q.queueUrl,
+      handlerTimeoutMs: 50_000,
+      logger: { warn: (text: string) => void warnings.push(text), error: () => {} },
+    });
+    await roomy({ Records: [] }, context);
+    expect(warnings).toHaveLength(1);
+  });
 });

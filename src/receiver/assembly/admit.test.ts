@@ -1,7 +1,7 @@
 import { createHash, createHmac } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import type { Admission, AdmittedRequest } from '../admission.js';
-import { settledAdmission } from './admit.js';
+import { admittedLookup, settledAdmission } from './admit.js';
 import { createReceiver } from './create-receiver.js';
 
 // A token the head cannot settle (a source to read, a tenant to look up) is settled before the
@@ -46,9 +46,14 @@ describe('settledAdmission: check 2 before the body, where the head could not se
     const admission = admitted(receiver.admit(known));
     const settling = settledAdmission(admission);
     expect(settling).toBeInstanceOf(Promise);
+    // Settled once: a second ask while the first is under way gets nothing to wait for.
+    expect(settledAdmission(admission)).toBeUndefined();
     const settled = await settling!;
     expect(settled).toBe(admission);
     expect(settledAdmission(admission)).toBeUndefined();
+    // The match is the admission's now: its header lookup, and an HMAC to stream the body into.
+    expect(admittedLookup(admission)?.('authorization')).toBe(`Bearer ${KNOWN}`);
+    expect(admission.bodyHasher?.()).toBeDefined();
     expect(await admitted(settled).handle(body, { test: () => {} })).toEqual({ status: 200, body: { ok: true } });
     expect(rejected).toEqual([]);
   });
@@ -92,6 +97,9 @@ describe('settledAdmission: check 2 before the body, where the head could not se
     const admission = admitted(receiver.admit(next));
     const settled = await settledAdmission(admission)!;
     expect(settled).toBe(admission);
+    // Still unmatched, and not settled again: check 2 runs with the body, which is kept.
+    expect(settledAdmission(admission)).toBeUndefined();
+    expect(admission.bodyHasher?.()).toBeUndefined();
     const answer = await admitted(settled).handle(body, {});
     expect(answer.status).toBe(503);
     expect(answer.body).toEqual({ error: 'Token rotation in progress' });

@@ -1,12 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import { createServer } from 'node:http';
+import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createReceiver, type DedupStore, memoryDedupStore } from 'webhook-cms-receiver';
 import { webhookHandler } from 'webhook-cms-receiver/node';
+import { postgresDedupStore } from 'webhook-cms-receiver/postgres';
 import { redisDedupStore } from 'webhook-cms-receiver/redis';
 import { articleSyncPayload, signDelivery } from 'webhook-cms-receiver/testing';
 import { eventRecorder } from '../helpers/event-recorder.js';
 import { listen } from '../helpers/listen.js';
+import { freshTable, server as postgres } from '../postgres/postgres-clients.js';
 import { connect, freshPrefix, redisUrl, type TestClient } from '../redis/redis-clients.js';
 
 // Issue 45, defect 4: a flood of unauthenticated requests during a rotation window filled the
@@ -19,8 +22,11 @@ const NEW = 'fair-share-new-token-9876543210';
 const JUNK = 1000;
 
 const clients: TestClient[] = [];
+const pools: pg.Pool[] = [];
 afterAll(async () => {
   for (const client of clients) await client.close();
+  for (const pool of pools) await pool.end();
+  await postgres.stop();
 });
 
 const stores: Array<{ name: string; make: () => Promise<DedupStore> | DedupStore; skip: boolean }> = [
@@ -33,6 +39,15 @@ const stores: Array<{ name: string; make: () => Promise<DedupStore> | DedupStore
       return redisDedupStore(client.client, { keyPrefix: freshPrefix() });
     },
     skip: !redisUrl,
+  },
+  {
+    name: 'Postgres',
+    make: () => {
+      const pool = new pg.Pool({ connectionString: postgres.url });
+      pools.push(pool);
+      return postgresDedupStore(pool, { table: freshTable('fair') });
+    },
+    skip: !postgres.url,
   },
 ];
 

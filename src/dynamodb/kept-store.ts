@@ -177,13 +177,21 @@ export function dynamoDbKeptRequests(
         const counts = await Promise.all(
           items.slice(i, i + 16).map(async (item) => {
             const id = stringOf(item, 'sk')!.slice(2);
-            const deleted = await send<DeleteItemCommandOutput>(
+            // Counted by whichever instance deleted it (the delete is conditional on the item
+            // being there), so two clears at once never count one twice.
+            const deleted = await send(
               'drop a kept request',
-              new DeleteItemCommand({ TableName: table, Key: indexKey(id), ReturnValues: 'ALL_OLD' }),
+              new DeleteItemCommand({
+                TableName: table,
+                Key: indexKey(id),
+                ConditionExpression: 'attribute_exists(pk)',
+              }),
+            ).then(
+              () => 1,
+              (error: unknown) => (errorName(error) === 'ConditionalCheckFailedException' ? 0 : Promise.reject(error)),
             );
             await send('drop a kept request', new DeleteItemCommand({ TableName: table, Key: bodyKey(id) }));
-            // Counted by whichever instance deleted it, so two clears never count one twice.
-            return deleted.Attributes ? 1 : 0;
+            return deleted;
           }),
         );
         for (const count of counts) dropped += count;

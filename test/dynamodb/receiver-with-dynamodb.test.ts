@@ -19,6 +19,8 @@ describeWithDynamoDb('createReceiver({ dedup: dynamoDbDedupStore(…) }) behind 
   let server: Server;
   let url: string;
   const runs: string[] = [];
+  let release = () => {};
+  let held = Promise.resolve();
   beforeAll(async () => {
     client = localClient();
     table = await freshTable(client);
@@ -31,7 +33,8 @@ describeWithDynamoDb('createReceiver({ dedup: dynamoDbDedupStore(…) }) behind 
       webhookHandler(receiver, {
         'article.sync': async (event) => {
           runs.push(event.deliveryId!);
-          await sleep(300);
+          // Held until the test has seen the copy in flight answered, however slow the machine.
+          await held;
           return { publishedUrl: `https://blog.example.com/${event.article.slug}` };
         },
       }),
@@ -53,9 +56,13 @@ describeWithDynamoDb('createReceiver({ dedup: dynamoDbDedupStore(…) }) behind 
   it('runs a delivery once, answers its copy in flight 409, and its retry as a duplicate with the stored answer', async () => {
     const deliveryId = randomUUID();
     const payload = articleSyncPayload({ article: { id: randomUUID(), slug: 'dynamo' } });
+    held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
     const first = post(deliveryId, payload);
     while (!runs.includes(deliveryId)) await sleep(5);
     expect(await post(deliveryId, payload)).toEqual({ status: 409, body: { error: 'Delivery in progress' } });
+    release();
     expect(await first).toEqual({ status: 200, body: { ok: true, published_url: 'https://blog.example.com/dynamo' } });
     expect(await post(deliveryId, payload)).toEqual({
       status: 200,

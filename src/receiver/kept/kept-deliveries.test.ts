@@ -426,3 +426,16 @@ describe('KeptDeliveries.start: requests kept before this receiver started', () 
     expect(empty.calls.lists).toBe(1);
   });
 });
+
+describe('KeptDeliveries.start when the token source cannot be read', () => {
+  it('drops nothing kept: the window is unknown, not ended', async () => {
+    const { kept, memory, calls } = setup({ until: undefined, receiver: { handlers } });
+    const other = setup();
+    await other.kept.keep(signed(NEW));
+    const [summary] = await other.memory.list();
+    await memory.keep((await other.memory.take(summary!.id))!, { maxCount: 10, maxBytes: 1 << 20, until: T0 + HOUR });
+    await kept.start();
+    expect(calls.clears).toBe(0);
+    expect(await memory.list()).toHaveLength(1);
+  });
+});

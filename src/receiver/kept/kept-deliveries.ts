@@ -109,6 +109,9 @@ export class KeptDeliveries {
     if (listed.length === 0) return;
     this.census.replace(listed, this.deps.config.now());
     await this.deps.config.keeper.refresh();
+    // Unarmed after the read: a source that disarmed had its good read reach `onChange`, whose
+    // pass processes what verifies and drops the rest; a read that failed must drop nothing.
+    if (this.deps.config.keeper.rotatingUntil() === undefined) return;
     await this.retry();
     this.schedule();
   }
@@ -121,6 +124,15 @@ export class KeptDeliveries {
    * to be read and kept (it then holds one of those places until `keep`).
    */
   head(headers: HeadersInput): WebhookError | undefined {
+    try {
+      return this.refusalOnHead(headers);
+    } catch {
+      // Headers that cannot be read here were admitted anyway: the body decides, as before.
+      return undefined;
+    }
+  }
+
+  private refusalOnHead(headers: HeadersInput): WebhookError | undefined {
     const until = this.deps.config.keeper.rotatingUntil();
     if (until === undefined) return undefined;
     const lookup = headerLookup(headers);

@@ -63,7 +63,7 @@ describe('a job that keeps failing, in the log', () => {
     const delivery = await enqueued();
     for (let n = 1; n <= 4; n++) await attempt(delivery, n);
     expect(lines).toHaveLength(4);
-    expect(lines[0]).toMatch(/attempt 1 failed, retry in \d+ ms: .*the CMS is down[^]*\n\s+at /);
+    expect(lines[0]).toMatch(/attempt 1 failed, retry in \d+ ms: .*the CMS is down[\s\S]*\n\s+at /);
     for (const line of lines.slice(1)) expect(line).not.toContain('\n');
     expect(lines[1]).toMatch(
       /attempt 2 failed, retry in \d+ ms: Error: the CMS is down \(stack logged with attempt 1\)$/,
@@ -102,6 +102,6 @@ describe('a job that keeps failing, in the log', () => {
     await worker.ready;
     await attempt(await enqueued(), 1);
     expect(lines).toHaveLength(1);
-    expect(lines[0]).toMatch(/failed for good on attempt 1 and was dead-lettered: Error: never works[^]*\n\s+at /);
+    expect(lines[0]).toMatch(/failed for good on attempt 1 and was dead-lettered: Error: never works[\s\S]*\n\s+at /);
   });
 });

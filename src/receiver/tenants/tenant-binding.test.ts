@@ -117,6 +117,7 @@ describe('domainKey: tenant domains compare as hosts (issue 45, defect 12)', () 
     // Not a host at all: compared as lower-cased text, never thrown.
     ['exa mple.com', 'EXA MPLE.COM', true],
     ['exa mple.com', 'exa_mple.com', false],
+    ['exa<mple.com', 'exa<mple.com.', false],
   ];
 
   it.each(vectors)('tenant %j, envelope %j: same site %s', (tenantDomain, envelopeDomain, same) => {
@@ -138,6 +139,9 @@ describe('domainKey: tenant domains compare as hosts (issue 45, defect 12)', () 
       expect(typeof domainKey(text)).toBe('string');
     }
     expect(domainKey('A B')).toBe('a b');
+    // The URL parser refuses these: kept whole, a trailing dot included.
+    expect(domainKey('Exa<mple.com.')).toBe('exa<mple.com.');
+    expect(domainKey('[.')).toBe('[.');
     expect(domainKey('A%42.example')).toBe('a%42.example');
   });
 });

@@ -34,12 +34,6 @@ export function checkTenant(event: WebhookEvent, tenant: Omit<TenantBinding, 'bi
 }
 
 /**
- * What makes `http://<text>` more than a host, or a host the parser cleans up first: user info,
- * a port, a path, a query, a fragment, an escape, white space, a control character.
- */
-const NOT_A_HOST = /[\s\p{Cc}/\\?#@:%]/u;
-
-/**
  * A domain as a host compares: the WHATWG URL parser's host (IDNA to ASCII, so `bücher.example`
  * is `xn--bcher-kva.example`, and lower case, so the Kelvin sign is a `k`) without a trailing
  * dot. Look-alikes stay apart (Cyrillic `раураl.com` is `xn--l-7sba6dbr.com`). Text that is no
@@ -49,7 +43,9 @@ const NOT_A_HOST = /[\s\p{Cc}/\\?#@:%]/u;
  */
 export function domainKey(domain: string): string {
   let host = domain.toLowerCase();
-  if (NOT_A_HOST.test(domain)) return host;
+  // What makes `http://<text>` more than a host, or a host the parser cleans up first: user
+  // info, a port, a path, a query, a fragment, an escape, white space, a control character.
+  if (/[\s\p{Cc}/\\?#@:%]/u.test(domain)) return host;
   try {
     host = new URL(`http://${domain}`).hostname;
   } catch {

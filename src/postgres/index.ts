@@ -13,7 +13,7 @@
  * ```
  * @module webhook-cms-receiver/postgres
  */
-export { postgresDedupStore, type PostgresDedupStoreOptions } from './postgres-store.js';
+export { postgresDedupStore, type PostgresDedupStoreOptions, type TransactionalDedupStore } from './postgres-store.js';
 export type { TransactionOf } from './transaction-of.js';
 export { postgresKeptTableSql } from './kept-store.js';
 export {

@@ -1,4 +1,11 @@
-import { DEFAULT_LEASE_MS, DEFAULT_RETENTION_MS, type DedupStore } from 'webhook-cms-receiver';
+import {
+  DEFAULT_LEASE_MS,
+  DEFAULT_RETENTION_MS,
+  type DedupClaim,
+  type DedupStore,
+  type StoredAnswer,
+  type TransactOutcome,
+} from 'webhook-cms-receiver';
 import { positiveOption } from '../internal/positive.js';
 import type { PostgresClientLike } from './database.js';
 import { databaseOf } from './database-of.js';
@@ -6,7 +13,17 @@ import { postgresKeptRequests } from './kept-store.js';
 import { plainStore } from './plain-store.js';
 import { sweeper } from './sweeper.js';
 import { createTables, tablesFor } from './table-sql.js';
+import type { TransactionOf } from './transaction-of.js';
 import { transactFor } from './transact.js';
+
+/**
+ * A store whose `transact` names the transaction it hands the work: what
+ * `postgresDedupStore(db, { transactional: true })` returns, so `startWorker(source, { dedup,
+ * handlers })` types the handlers' `tx` without a type argument.
+ */
+export interface TransactionalDedupStore<Tx> extends Omit<DedupStore, 'transact'> {
+  transact(claim: DedupClaim, work: (tx: Tx) => Promise<StoredAnswer>): Promise<TransactOutcome>;
+}
 
 /** Options of {@link postgresDedupStore}. */
 export interface PostgresDedupStoreOptions {
@@ -106,6 +123,11 @@ export interface PostgresDedupStoreOptions {
  * };
  * ```
  */
+export function postgresDedupStore<Db extends PostgresClientLike>(
+  db: Db,
+  options: PostgresDedupStoreOptions & { transactional: true },
+): TransactionalDedupStore<TransactionOf<Db>>;
+export function postgresDedupStore(db: PostgresClientLike, options?: PostgresDedupStoreOptions): DedupStore;
 export function postgresDedupStore(db: PostgresClientLike, options: PostgresDedupStoreOptions = {}): DedupStore {
   const label = 'postgresDedupStore';
   const prepare = booleanOption(options.preparedStatements, false, `${label}: preparedStatements`);

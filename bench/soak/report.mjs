@@ -38,9 +38,9 @@ export function markdown(result, svgName) {
   const { options, verdict, ledger } = result;
   const minutes = (result.endedAt - result.startedAt) / 60_000;
   const slopeNote =
-    minutes >= 30
-      ? `The bound is ${options.slopeBound} MiB/h of heap after a full GC, over the last half of the run.`
-      : `This run is ${minutes.toFixed(1)} min long: a slope over ${(minutes / 2).toFixed(1)} min says little about hours, so the bound is a loose ${options.slopeBound} MiB/h that only a gross leak crosses. Run 30 minutes or more for the 1 MiB/h bound.`;
+    options.slopeBound !== null
+      ? `The bound is ${options.slopeBound} MiB/h of heap after a full GC, fitted over the last half of the run, per process that lived through it.${minutes < 30 ? ' This run is under 30 minutes: its slope extrapolates warm-up and chaos to an hour and is not meaningful.' : ''}`
+      : `This run is ${minutes.toFixed(1)} min long: a slope over ${(minutes / 2).toFixed(1)} min is not meaningful (it extrapolates warm-up and a store restart's reconnects to an hour), so the judged bound is a loose ${options.growthBound} MiB of heap growth over the last half, which only a gross leak crosses. Run 30 minutes or more for the 1 MiB/h bound.`;
   const lines = [
     `# Soak: ${result.label}`,
     '',

@@ -25,7 +25,8 @@ import { createTraffic } from './traffic.mjs';
 import { createWorld } from './world.mjs';
 
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
-const DRAIN_TIMEOUT_MS = 120_000;
+/** Queue mode: how long the workers get to finish what was answered 200 before the judge looks. */
+const DRAIN_TIMEOUT_MS = 90_000;
 
 async function services({ store, queue }) {
   const started = [];
@@ -75,6 +76,7 @@ async function soak(options, { store, queue }, runtime) {
     sampleMs: options.minutes >= 10 ? 5_000 : 2_000,
     retryScale: options.retryScale,
     maxInFlight: 256,
+    sabotage: options.sabotage,
   };
   await prepareEffects(config);
   const world = createWorld({
@@ -125,7 +127,8 @@ async function soak(options, { store, queue }, runtime) {
   await traffic.drain();
 
   let effects = await readEffects(config);
-  const drainUntil = Date.now() + DRAIN_TIMEOUT_MS;
+  // Without a queue the effect is recorded before the 200 leaves: nothing to wait for.
+  const drainUntil = queue === 'none' ? 0 : Date.now() + DRAIN_TIMEOUT_MS;
   while (missingEffects(ledger, effects) > 0 && Date.now() < drainUntil) {
     await sleep(2_000);
     effects = await readEffects(config);
@@ -146,11 +149,17 @@ async function soak(options, { store, queue }, runtime) {
       type: 'crash',
       detail: `${crash.name} exited on its own (${crash.how}) at +${((crash.t - startedAt) / 1000).toFixed(1)} s`,
     });
+  const halfHours = (endedAt - startedAt) / 2 / 3_600_000;
   for (const row of memory) {
-    if (row.heapSlope > options.slopeBound)
+    if (options.slopeBound !== null && row.heapSlope > options.slopeBound)
       breaches.push({
         type: 'memory',
         detail: `${row.name} heap grew ${row.heapSlope.toFixed(1)} MiB/h over the last half (bound ${options.slopeBound} MiB/h)`,
+      });
+    if (options.slopeBound === null && row.heapSlope * halfHours > options.growthBound)
+      breaches.push({
+        type: 'memory',
+        detail: `${row.name} heap grew ${(row.heapSlope * halfHours).toFixed(1)} MiB over the last half (bound ${options.growthBound} MiB)`,
       });
   }
   const result = {

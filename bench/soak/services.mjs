@@ -6,7 +6,7 @@
 // only when the binaries are missing, and then cannot be restarted (restart is null).
 
 import { spawn, spawnSync } from 'node:child_process';
-import { chmodSync, chownSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { chmodSync, chownSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { connect, createServer } from 'node:net';
 import { tmpdir, userInfo } from 'node:os';
 import { join } from 'node:path';
@@ -74,11 +74,18 @@ export async function startRedis() {
   };
 }
 
+/** Where test/setup/postgres.ts looks: PATH, /usr/local/bin, then Debian's versioned folders. */
 function postgresBin() {
   const onPath = spawnSync('sh', ['-c', 'command -v pg_ctl']).stdout?.toString().trim();
-  return [onPath ? join(onPath, '..') : '', '/usr/local/bin'].find(
-    (dir) => dir && existsSync(join(dir, 'initdb')) && existsSync(join(dir, 'pg_ctl')),
-  );
+  let versions = [];
+  try {
+    versions = readdirSync('/usr/lib/postgresql').sort((a, b) => Number(b) - Number(a));
+  } catch {}
+  return [
+    onPath ? join(onPath, '..') : '',
+    '/usr/local/bin',
+    ...versions.map((v) => `/usr/lib/postgresql/${v}/bin`),
+  ].find((dir) => dir && existsSync(join(dir, 'initdb')) && existsSync(join(dir, 'pg_ctl')));
 }
 
 /** Postgres refuses to run as root: as root the cluster belongs to `postgres` (or `nobody`). */

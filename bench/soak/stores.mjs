@@ -28,9 +28,23 @@ async function pgPool(url) {
 
 /**
  * `{ dedup, record(deliveryId, context), close() }` for one process. `name` tells the memory
- * store's effect files apart.
+ * store's effect files apart. `--sabotage lose|twice` (a check of the judge itself) skips or
+ * doubles one effect in fifty, which the run must report as breaches.
  */
 export async function openStore(config, name) {
+  const store = await open(config, name);
+  if (!config.sabotage) return store;
+  let n = 0;
+  const record = store.record;
+  store.record = async (id, context) => {
+    if (++n % 50 === 0 && config.sabotage === 'lose') return;
+    if (n % 50 === 0 && config.sabotage === 'twice') await record(id, context);
+    await record(id, context);
+  };
+  return store;
+}
+
+async function open(config, name) {
   if (config.store === 'memory') {
     const { memoryDedupStore } = await import('webhook-cms-receiver');
     const file = join(config.dir, `effects-${name}-${process.pid}.log`);

@@ -1,9 +1,17 @@
-import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { describeThrown } from '../internal/describe.js';
 import { DYNAMODB_TTL_ATTRIBUTE } from './table-input.js';
 
 /** A command of `@aws-sdk/client-dynamodb` (`new PutItemCommand(…)`, …). */
 type Command = object;
+
+/**
+ * The part of a `DynamoDBClient` (from `@aws-sdk/client-dynamodb` v3) the store uses. Declared
+ * here, not imported, so this entry's types need none of the SDK's (nor Node's, which they
+ * pull in); any `DynamoDBClient` fits.
+ */
+export interface DynamoDbClientLike {
+  send(command: never, options?: { abortSignal?: AbortSignal }): Promise<unknown>;
+}
 
 /** Sends one command with the store's time limit and explains the errors whose fix is the user's. */
 export type Send = <Output>(step: string, command: Command) => Promise<Output>;
@@ -60,7 +68,7 @@ export function errorName(error: unknown): string | undefined {
  * connection is a failure the receiver answers 503, never a delivery left waiting), and
  * errors with a fix on the user's side are wrapped in one that names it (original as `cause`).
  */
-export function sender(client: DynamoDBClient, table: string, requestTimeoutMs: number): Send {
+export function sender(client: DynamoDbClientLike, table: string, requestTimeoutMs: number): Send {
   if (!client || typeof (client as { send?: unknown }).send !== 'function') {
     throw new TypeError(
       'dynamoDbDedupStore: client must be a DynamoDBClient from @aws-sdk/client-dynamodb ' +

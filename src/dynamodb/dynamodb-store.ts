@@ -1,7 +1,6 @@
-import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DEFAULT_LEASE_MS, DEFAULT_RETENTION_MS, type DedupStore } from 'webhook-cms-receiver';
 import { positiveOption } from '../internal/positive.js';
-import { sender } from './calls.js';
+import { type DynamoDbClientLike, sender } from './calls.js';
 import { type StoreContext, UnansweredClaims } from './context.js';
 import { keysFor } from './items.js';
 import { dynamoDbKeptRequests } from './kept-store.js';
@@ -71,7 +70,7 @@ export interface DynamoDbDedupStoreOptions {
  * const receiver = createReceiver({ token, ordering: true, dedup });
  * ```
  */
-export function dynamoDbDedupStore(client: DynamoDBClient, options: DynamoDbDedupStoreOptions): DedupStore {
+export function dynamoDbDedupStore(client: DynamoDbClientLike, options: DynamoDbDedupStoreOptions): DedupStore {
   const table = checkedTableName(options?.table, 'dynamoDbDedupStore');
   const leaseMs = positiveOption(options.leaseMs, DEFAULT_LEASE_MS, 'dynamoDbDedupStore: leaseMs');
   const retentionMs = positiveOption(options.retentionMs, DEFAULT_RETENTION_MS, 'dynamoDbDedupStore: retentionMs');

@@ -16,6 +16,7 @@
  * @module webhook-cms-receiver/dynamodb
  */
 export { dynamoDbDedupStore, type DynamoDbDedupStoreOptions } from './dynamodb-store.js';
+export type { DynamoDbClientLike } from './calls.js';
 export {
   dynamoDbTableInput,
   dynamoDbTimeToLiveInput,
@@ -23,5 +24,7 @@ export {
   DYNAMODB_PARTITION_KEY,
   DYNAMODB_SORT_KEY,
   DEFAULT_DYNAMODB_TABLE,
+  type DynamoDbTableInput,
+  type DynamoDbTimeToLiveInput,
 } from './table-input.js';
 export { KEPT_ITEM_MAX_BYTES } from './kept-store.js';

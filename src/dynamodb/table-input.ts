@@ -1,5 +1,3 @@
-import type { CreateTableCommandInput, UpdateTimeToLiveCommandInput } from '@aws-sdk/client-dynamodb';
-
 /**
  * The attribute DynamoDB's Time to Live reads on every item of the table: the item's expiry in
  * Unix seconds. Enable TTL on it (see {@link dynamoDbTimeToLiveInput}); the store checks once
@@ -19,6 +17,23 @@ export const DYNAMODB_TTL_ATTRIBUTE = 'expiresAt';
 export const DYNAMODB_PARTITION_KEY = 'pk';
 /** The sort key attribute (string): which item of that partition (`delivery`, `mark`, `run`, a kept request). */
 export const DYNAMODB_SORT_KEY = 'sk';
+
+/**
+ * What {@link dynamoDbTableInput} returns: the fields of `CreateTableCommandInput` it sets,
+ * declared here so this entry's types need none of the SDK's (nor Node's, which they pull in).
+ */
+export interface DynamoDbTableInput {
+  TableName: string;
+  KeySchema: { AttributeName: string; KeyType: 'HASH' | 'RANGE' }[];
+  AttributeDefinitions: { AttributeName: string; AttributeType: 'S' }[];
+  BillingMode: 'PAY_PER_REQUEST';
+}
+
+/** What {@link dynamoDbTimeToLiveInput} returns: an `UpdateTimeToLiveCommandInput`. */
+export interface DynamoDbTimeToLiveInput {
+  TableName: string;
+  TimeToLiveSpecification: { Enabled: true; AttributeName: string };
+}
 
 /** The table name used when `table` is left out: `webhook-deliveries`. */
 export const DEFAULT_DYNAMODB_TABLE = 'webhook-deliveries';
@@ -40,7 +55,7 @@ export const DEFAULT_DYNAMODB_TABLE = 'webhook-deliveries';
  * await client.send(new UpdateTimeToLiveCommand(dynamoDbTimeToLiveInput('webhook-deliveries')));
  * ```
  */
-export function dynamoDbTableInput(table: string = DEFAULT_DYNAMODB_TABLE): CreateTableCommandInput {
+export function dynamoDbTableInput(table: string = DEFAULT_DYNAMODB_TABLE): DynamoDbTableInput {
   return {
     TableName: checkedTableName(table, 'dynamoDbTableInput'),
     KeySchema: [
@@ -65,7 +80,7 @@ export function dynamoDbTableInput(table: string = DEFAULT_DYNAMODB_TABLE): Crea
  * await client.send(new UpdateTimeToLiveCommand(dynamoDbTimeToLiveInput('webhook-deliveries')));
  * ```
  */
-export function dynamoDbTimeToLiveInput(table: string = DEFAULT_DYNAMODB_TABLE): UpdateTimeToLiveCommandInput {
+export function dynamoDbTimeToLiveInput(table: string = DEFAULT_DYNAMODB_TABLE): DynamoDbTimeToLiveInput {
   return {
     TableName: checkedTableName(table, 'dynamoDbTimeToLiveInput'),
     TimeToLiveSpecification: { Enabled: true, AttributeName: DYNAMODB_TTL_ATTRIBUTE },

@@ -1,5 +1,6 @@
 import { createReceiver } from 'webhook-cms-receiver';
 import { webhookHandler } from 'webhook-cms-receiver/lambda';
+import { isPublic } from 'webhook-cms-receiver/publish';
 
 // Created once per container, at cold start, and reused by every invocation it serves. A
 // missing WEBHOOK_TOKEN fails the cold start with an error that says so.
@@ -19,6 +20,9 @@ const publicBaseUrl = (process.env.PUBLIC_BASE_URL ?? 'https://blog.example.com'
 export const handler = webhookHandler(receiver, {
   'article.sync': ({ article, deliveryId }) => {
     console.log(`sync  ${article.slug} (${article.status}) "${article.title}" [${deliveryId}]`);
+    // Every status change arrives, drafts included: link only what is public now (a
+    // scheduled article is not yet). Replace with your code removing a non-public article.
+    if (!isPublic(article)) return;
     return { publishedUrl: `${publicBaseUrl}/${encodeURIComponent(article.slug)}` };
   },
   'article.trash': ({ article, deliveryId }) => console.log(`trash ${article.slug} [${deliveryId}]`),

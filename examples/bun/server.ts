@@ -1,5 +1,6 @@
 import { createReceiver } from 'webhook-cms-receiver';
 import { webhookHandler } from 'webhook-cms-receiver/fetch';
+import { isPublic } from 'webhook-cms-receiver/publish';
 
 const token = Bun.env.WEBHOOK_TOKEN;
 if (!token) {
@@ -15,6 +16,9 @@ const receiver = createReceiver({ token });
 const webhook = webhookHandler(receiver, {
   'article.sync': ({ article, profile }) => {
     console.log(`sync ${article.slug} (${article.status})`);
+    // Every status change arrives, drafts included: link only what is public now (a scheduled
+    // article is not yet). Here you would remove a non-public article from your site.
+    if (!isPublic(article)) return;
     // Tell the service where the article now lives; it shows this link in its dashboard.
     return { publishedUrl: `https://${profile.domain}/blog/${article.slug}` };
   },

@@ -1,6 +1,7 @@
 import Fastify from 'fastify';
 import { createReceiver } from 'webhook-cms-receiver';
 import { webhookPlugin } from 'webhook-cms-receiver/fastify';
+import { isPublic } from 'webhook-cms-receiver/publish';
 
 /**
  * A Fastify app with the webhook at `POST /webhook` and an ordinary JSON route at `POST /echo`.
@@ -20,6 +21,9 @@ export async function createApp({ token, publicBaseUrl, log = console.log }) {
     handlers: {
       'article.sync': ({ article, deliveryId }) => {
         log(`sync  ${article.slug} (${article.status}) "${article.title}" [${deliveryId}]`);
+        // Every status change arrives, drafts included: link only what is public now (a
+        // scheduled article is not yet). Replace with your code removing a non-public article.
+        if (!isPublic(article)) return;
         return { publishedUrl: `${base}/${encodeURIComponent(article.slug)}` };
       },
       'article.trash': ({ article, deliveryId }) => log(`trash ${article.slug} [${deliveryId}]`),

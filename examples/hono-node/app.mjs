@@ -3,10 +3,11 @@ import { serve } from '@hono/node-server';
 import { Hono } from 'hono';
 import { createReceiver } from 'webhook-cms-receiver';
 import { webhookHandler } from 'webhook-cms-receiver/hono';
+import { isPublic } from 'webhook-cms-receiver/publish';
 
 /**
- * A Hono app with the webhook at `POST /webhook`. It logs each event and answers with the
- * URL the article will have on your site; replace the handlers with your publishing code.
+ * A Hono app with the webhook at `POST /webhook`. It logs each event and answers a public
+ * article with the URL it has on your site; replace the handlers with your publishing code.
  *
  * @example
  * const app = createApp({ token: process.env.WEBHOOK_TOKEN, publicBaseUrl: 'https://blog.example.com' });
@@ -20,6 +21,9 @@ export function createApp({ token, publicBaseUrl, log = console.log }) {
     webhookHandler(receiver, {
       'article.sync': ({ article, deliveryId }) => {
         log(`sync  ${article.slug} (${article.status}) "${article.title}" [${deliveryId}]`);
+        // Every status change arrives, drafts included: link only what is public now (a
+        // scheduled article is not yet). Replace with your code removing a non-public article.
+        if (!isPublic(article)) return;
         return { publishedUrl: `${base}/${encodeURIComponent(article.slug)}` };
       },
       'article.trash': ({ article, deliveryId }) => log(`trash ${article.slug} [${deliveryId}]`),

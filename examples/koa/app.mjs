@@ -1,10 +1,11 @@
 import Koa from 'koa';
 import { createReceiver } from 'webhook-cms-receiver';
 import { webhookHandler } from 'webhook-cms-receiver/koa';
+import { isPublic } from 'webhook-cms-receiver/publish';
 
 /**
  * A Koa app with the webhook at `/webhook` (anything but POST gets 405 from the receiver). It
- * logs each event and answers with the URL the article will have on your site; replace the
+ * logs each event and answers a public article with the URL it has on your site; replace the
  * handlers with your publishing code. Mount the webhook before any body parser.
  *
  * @example
@@ -16,6 +17,9 @@ export function createApp({ token, publicBaseUrl, log = console.log }) {
   const webhook = webhookHandler(receiver, {
     'article.sync': ({ article, deliveryId }) => {
       log(`sync  ${article.slug} (${article.status}) "${article.title}" [${deliveryId}]`);
+      // Every status change arrives, drafts included: link only what is public now (a
+      // scheduled article is not yet). Replace with your code removing a non-public article.
+      if (!isPublic(article)) return;
       return { publishedUrl: `${base}/${encodeURIComponent(article.slug)}` };
     },
     'article.trash': ({ article, deliveryId }) => log(`trash ${article.slug} [${deliveryId}]`),

@@ -3,6 +3,7 @@ import express from 'express';
 import { createReceiver } from 'webhook-cms-receiver';
 import { webhookHandler } from 'webhook-cms-receiver/express';
 import { postgresDedupStore } from 'webhook-cms-receiver/postgres';
+import { isPublic } from 'webhook-cms-receiver/publish';
 import { articlesOf, saveDelivery } from './articles.mjs';
 import { openDatabase } from './database.mjs';
 import { articleUrl, siteResolver } from './sites.mjs';
@@ -31,7 +32,8 @@ export function createMultiSiteApp({ db, tokenCacheMs, rotatingUntil, log = cons
     await saveDelivery(db, event);
     const { slug } = event.article;
     log(`${event.type === 'article.sync' ? 'sync ' : 'trash'} ${event.tenant.id}/${slug} [${event.deliveryId}]`);
-    if (event.type === 'article.sync' && event.article.status === 'published')
+    // published_url only for what is public now: a draft, or an article scheduled ahead, has no page yet.
+    if (event.type === 'article.sync' && isPublic(event.article))
       return { publishedUrl: await articleUrl(db, event.tenant.id, slug) };
   };
   const app = express();

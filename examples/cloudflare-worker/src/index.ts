@@ -10,6 +10,9 @@ import {
   type R2BucketLike,
 } from 'webhook-cms-receiver/cloudflare';
 import { webhookHandler } from 'webhook-cms-receiver/fetch';
+// wrangler bundles /publish whole, its sanitizer's optional peers (hast-util-*) included, so
+// package.json lists them although this Worker only calls isPublic; without them it fails to bundle.
+import { isPublic } from 'webhook-cms-receiver/publish';
 
 // The Durable Object that remembers deliveries: wrangler.toml binds it as WEBHOOK_DEDUP, and the
 // runtime finds the class among this module's exports.
@@ -38,6 +41,9 @@ interface Env {
 const handlers: WebhookHandlers = {
   'article.sync': ({ article, profile }) => {
     console.log(`sync ${article.slug} (${article.status})`);
+    // Every status change arrives, drafts included: link only what is public now (a scheduled
+    // article is not yet). Here you would remove a non-public article from your site.
+    if (!isPublic(article)) return;
     // Tell the service where the article now lives; it shows this link in its dashboard
     // (answered inline; in queue mode the answer goes out before this runs).
     return { publishedUrl: `https://${profile.domain}/blog/${article.slug}` };

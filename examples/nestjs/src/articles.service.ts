@@ -1,8 +1,9 @@
 import type { WebhookHandlers } from 'webhook-cms-receiver';
+import { isPublic } from 'webhook-cms-receiver/publish';
 
 /** What {@link ArticlesService} needs from the app. */
 export interface ArticlesOptions {
-  /** Base of the `published_url` answered for each article, e.g. `https://blog.example.com`. */
+  /** Base of the `published_url` answered for each public article, e.g. `https://blog.example.com`. */
   publicBaseUrl: string;
   /** Where each event is logged, one line each. */
   log: (line: string) => void;
@@ -32,6 +33,13 @@ export class ArticlesService {
   /** The webhook handlers, one per event; what `article.sync` returns is answered as `published_url`. */
   readonly handlers: WebhookHandlers = {
     'article.sync': ({ article, deliveryId }) => {
+      this.options.log(`sync  ${article.slug} (${article.status}) "${article.title}" [${deliveryId}]`);
+      // Every status change arrives, drafts included: keep and link only what is public now (a
+      // scheduled article is not yet); one that stopped being public is taken down.
+      if (!isPublic(article)) {
+        this.articles.delete(article.slug);
+        return;
+      }
       const publishedUrl = `${this.base}/${encodeURIComponent(article.slug)}`;
       this.articles.set(article.slug, {
         slug: article.slug,
@@ -39,7 +47,6 @@ export class ArticlesService {
         status: article.status,
         publishedUrl,
       });
-      this.options.log(`sync  ${article.slug} (${article.status}) "${article.title}" [${deliveryId}]`);
       return { publishedUrl };
     },
     'article.trash': ({ article, deliveryId }) => {
@@ -50,7 +57,7 @@ export class ArticlesService {
     unknown: ({ name }) => this.options.log(`skip  unknown event ${name}`),
   };
 
-  /** Every article received so far. */
+  /** Every public article received so far. */
   list(): StoredArticle[] {
     return [...this.articles.values()];
   }

@@ -17,6 +17,7 @@ import { boolean, pgTable, text } from 'drizzle-orm/pg-core';
 import type pg from 'pg';
 import { createReceiver, type WebhookHandlers } from 'webhook-cms-receiver';
 import { postgresDedupStore } from 'webhook-cms-receiver/postgres';
+import { isPublic } from 'webhook-cms-receiver/publish';
 
 export const posts = pgTable('posts', {
   id: text('id').primaryKey(),
@@ -37,7 +38,8 @@ export function blogWebhook(pool: pg.Pool, token: string) {
         .insert(posts)
         .values({ ...post, trashed: false })
         .onConflictDoUpdate({ target: posts.id, set: { ...post, trashed: false } });
-      return { publishedUrl: `https://blog.example.com/${article.slug}` };
+      // Drafts arrive too: a URL only for what is public now.
+      return isPublic(article) ? { publishedUrl: `https://blog.example.com/${article.slug}` } : undefined;
     },
     'article.trash': async ({ article }, { tx }) => {
       await drizzle({ client: tx }).update(posts).set({ trashed: true }).where(eq(posts.id, article.id));

@@ -23,6 +23,7 @@ import { type Generated, Kysely, PostgresDialect } from 'kysely';
 import type pg from 'pg';
 import { createReceiver, type Receiver, type WebhookHandlers } from 'webhook-cms-receiver';
 import { postgresDedupStore } from 'webhook-cms-receiver/postgres';
+import { isPublic } from 'webhook-cms-receiver/publish';
 
 /** The blog's tables, as Kysely sees them. */
 export interface BlogDatabase {
@@ -82,7 +83,8 @@ export function blogWebhook(
         .values({ ...post, trashed: false })
         .onConflict((conflict) => conflict.column('id').doUpdateSet({ ...post, trashed: false }))
         .execute();
-      return { publishedUrl: new URL(article.slug, `${options.baseUrl}/`).href };
+      // Drafts arrive too: a URL only for what is public now.
+      return isPublic(article) ? { publishedUrl: new URL(article.slug, `${options.baseUrl}/`).href } : undefined;
     },
     'article.trash': async ({ article, deliveryId }, { tx }) => {
       const db = kyselyOn<BlogDatabase>(tx);

@@ -28,6 +28,7 @@ import { PrismaClient } from '@prisma/client';
 import pg from 'pg';
 import { createReceiver, type WebhookHandlers } from 'webhook-cms-receiver';
 import { postgresDedupStore } from 'webhook-cms-receiver/postgres';
+import { isPublic } from 'webhook-cms-receiver/publish';
 
 const prisma = new PrismaClient();
 // The dedup store keeps its own small pool on the same database.
@@ -43,7 +44,8 @@ export const handlers: WebhookHandlers = {
   'article.sync': async ({ article }) => {
     const post = { slug: article.slug, title: article.title, html: article.content_html, trashed: false };
     await prisma.post.upsert({ where: { id: article.id }, create: { id: article.id, ...post }, update: post });
-    return { publishedUrl: `https://blog.example.com/${article.slug}` };
+    // Drafts arrive too: a URL only for what is public now.
+    return isPublic(article) ? { publishedUrl: `https://blog.example.com/${article.slug}` } : undefined;
   },
   'article.trash': async ({ article }) => {
     await prisma.post.updateMany({ where: { id: article.id }, data: { trashed: true } });

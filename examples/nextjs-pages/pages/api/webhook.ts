@@ -1,6 +1,9 @@
 import type { NextApiRequest, NextApiResponse } from 'next';
 import { createReceiver } from 'webhook-cms-receiver';
 import { webhookHandler } from 'webhook-cms-receiver/node';
+// Next.js bundles /publish whole, its sanitizer's optional peers (hast-util-*) included, so
+// package.json lists them although this route only calls isPublic; without them the build fails.
+import { isPublic } from 'webhook-cms-receiver/publish';
 
 // Next.js parses API route bodies as JSON by default, which destroys the exact bytes the
 // signature covers: this hands the route the unread request instead.
@@ -21,6 +24,9 @@ function createWebhook(): Handler {
   return webhookHandler(createReceiver({ token }), {
     'article.sync': ({ article, profile }) => {
       console.log(`sync ${article.slug} (${article.status})`);
+      // Every status change arrives, drafts included: publish only what is public now (a
+      // scheduled article is not yet). Here you would remove a non-public article from your site.
+      if (!isPublic(article)) return;
       // Here you would store the article; return publishedUrl so the service can link to it.
       return { publishedUrl: `https://${profile.domain}/blog/${article.slug}` };
     },

@@ -1,5 +1,8 @@
 import { createReceiver } from 'webhook-cms-receiver';
 import { webhookHandler } from 'webhook-cms-receiver/fetch';
+// Next.js bundles /publish whole, its sanitizer's optional peers (hast-util-*) included, so
+// package.json lists them although this route only calls isPublic; without them the build fails.
+import { isPublic } from 'webhook-cms-receiver/publish';
 
 // 'nodejs' verifies with node:crypto; 'edge' works unchanged and verifies with Web Crypto.
 export const runtime = 'nodejs';
@@ -19,6 +22,9 @@ function createWebhook(): Handler {
   return webhookHandler(createReceiver({ token }), {
     'article.sync': ({ article, profile }) => {
       console.log(`sync ${article.slug} (${article.status})`);
+      // Every status change arrives, drafts included: publish only what is public now (a
+      // scheduled article is not yet). Here you would remove a non-public article from your site.
+      if (!isPublic(article)) return;
       // Here you would store the article and call revalidatePath(`/blog/${article.slug}`).
       return { publishedUrl: `https://${profile.domain}/blog/${article.slug}` };
     },

@@ -58,7 +58,8 @@ export function createWorld({ file, tenants, tokenCacheMs, random }) {
         await settle();
         log('rotation: window armed; the service now signs with a token the receivers lack');
         signing.set(tenant.id, fresh);
-        await sleep(holdMs);
+        // Shorter than the service's retries: what was refused 503 meanwhile is retried and kept.
+        await sleep(Math.min(holdMs, 4_000));
       }
       tenant.tokens = [fresh, old];
       write();
@@ -66,7 +67,10 @@ export function createWorld({ file, tenants, tokenCacheMs, random }) {
       log('rotation: new token added beside the old; deliveries signed with both');
       signing.set(tenant.id, [fresh, old]);
       await sleep(holdMs);
+      // The service has moved to the new token; the old one leaves once nothing signed with it
+      // is still on its way (removing it under a request in flight is a 401 the user caused).
       signing.delete(tenant.id);
+      await sleep(tokenCacheMs + 3_000);
       tenant.tokens = [fresh];
       rotatingUntil = undefined;
       write();

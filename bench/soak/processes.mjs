@@ -65,7 +65,7 @@ export function createSlot({ name, script, config, port, telemetry, extraEnv = (
         if (!ready) reject(new Error(`${name} exited with ${signal ?? code} before it was ready`));
         else if (!expected && current === child) {
           // Nothing here kills without saying so: an exit on its own is a crash, and a breach.
-          telemetry.crashes.push({ name, t: Date.now(), how: signal ?? `exit code ${code}` });
+          telemetry.crashes.push({ name, t: Date.now(), how: `exited on its own (${signal ?? `exit code ${code}`})` });
           start().catch(() => {});
         }
       });
@@ -76,7 +76,11 @@ export function createSlot({ name, script, config, port, telemetry, extraEnv = (
       try {
         return await launch();
       } catch (error) {
-        if (attempt === 3) throw error;
+        if (attempt === 3) {
+          // A process that cannot come back (its store refusing it at start, say) is a breach too.
+          telemetry.crashes.push({ name, t: Date.now(), how: `no restart after 3 tries: ${error.message}` });
+          throw error;
+        }
         await new Promise((resolve) => setTimeout(resolve, 2_000));
       }
     }

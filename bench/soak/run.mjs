@@ -147,7 +147,7 @@ async function soak(options, { store, queue }, runtime) {
   for (const crash of telemetry.crashes)
     breaches.push({
       type: 'crash',
-      detail: `${crash.name} exited on its own (${crash.how}) at +${((crash.t - startedAt) / 1000).toFixed(1)} s`,
+      detail: `${crash.name} ${crash.how} at +${((crash.t - startedAt) / 1000).toFixed(1)} s`,
     });
   const halfHours = (endedAt - startedAt) / 2 / 3_600_000;
   for (const row of memory) {

@@ -43,7 +43,8 @@ describe("postgresDedupStore's transaction, as the handlers see it", () => {
   });
 
   it('stays a plain DedupStore without transactional: true, and fits createReceiver either way', () => {
-    expectTypeOf(postgresDedupStore(pool)).toEqualTypeOf<DedupStore>();
+    const plain = () => postgresDedupStore(pool);
+    expectTypeOf(plain).returns.toEqualTypeOf<DedupStore>();
     const receiver = () => createReceiver({ token: 't', dedup: postgresDedupStore(pool, { transactional: true }) });
     expectTypeOf(receiver).returns.toHaveProperty('handle');
   });

@@ -1,4 +1,5 @@
-import { DeleteObjectCommand, GetObjectCommand, PutObjectCommand, type S3Client } from '@aws-sdk/client-s3';
+import { DeleteObjectCommand, GetObjectCommand, PutObjectCommand } from '@aws-sdk/client-s3';
+import { type S3ClientLike, s3Client } from './clients.js';
 import type { SqsBodyReference } from './message.js';
 
 /**
@@ -13,7 +14,8 @@ import type { SqsBodyReference } from './message.js';
  * ```
  */
 export interface SqsBodies {
-  client: S3Client;
+  /** An `S3Client` from `@aws-sdk/client-s3`. */
+  client: S3ClientLike;
   bucket: string;
   /** Key prefix of the objects. Default `webhook-bodies/`. */
   prefix?: string;
@@ -55,7 +57,7 @@ export async function putBody(bodies: SqsBodies, deliveryId: string | null, body
   const bytes = encoder.encode(body);
   const key = `${bodies.prefix ?? 'webhook-bodies/'}${encodeURIComponent(deliveryId ?? 'no-id')}/${crypto.randomUUID()}`;
   const ref: SqsBodyReference = { bucket: bodies.bucket, key, bytes: bytes.byteLength, sha256: await sha256(bytes) };
-  await bodies.client.send(
+  await s3Client(bodies.client).send(
     new PutObjectCommand({
       Bucket: bodies.bucket,
       Key: key,
@@ -81,7 +83,7 @@ export async function getBody(bodies: SqsBodies | undefined, ref: SqsBodyReferen
   }
   let bytes: Uint8Array;
   try {
-    const object = await bodies.client.send(new GetObjectCommand({ Bucket: ref.bucket, Key: ref.key }));
+    const object = await s3Client(bodies.client).send(new GetObjectCommand({ Bucket: ref.bucket, Key: ref.key }));
     bytes = (await object.Body?.transformToByteArray()) ?? new Uint8Array();
   } catch (error) {
     const name = (error as { name?: unknown } | null)?.name;
@@ -110,7 +112,7 @@ export async function deleteBody(
   report: (text: string) => void,
 ): Promise<void> {
   try {
-    await bodies?.client.send(new DeleteObjectCommand({ Bucket: ref.bucket, Key: ref.key }));
+    if (bodies) await s3Client(bodies.client).send(new DeleteObjectCommand({ Bucket: ref.bucket, Key: ref.key }));
   } catch (error) {
     report(`could not delete s3://${ref.bucket}/${ref.key} after its delivery completed: ${String(error)}`);
   }

@@ -1,4 +1,4 @@
-import type { MessageAttributeValue, SQSClient } from '@aws-sdk/client-sqs';
+import type { MessageAttributeValue } from '@aws-sdk/client-sqs';
 import {
   DEFAULT_HANDLER_TIMEOUT_MS,
   type HandlerContext,
@@ -10,6 +10,7 @@ import {
   type WorkerOptions,
 } from 'webhook-cms-receiver';
 import { bodiesOption, type SqsBodies } from './bodies.js';
+import { type SqsClientLike, sqsClient } from './clients.js';
 import { type Consumer, consume, type ReceivedMessage, type SqsJob } from './consume.js';
 import { queueSetup } from './dead-letter.js';
 import { warnOnReceiveCount } from './source.js';
@@ -39,7 +40,7 @@ export interface SqsBatchResponse {
 /** Options of {@link sqsHandler}: those of `startWorker`, plus the queue and the S3 bucket. */
 export interface SqsHandlerOptions<C extends HandlerContext = HandlerContext> extends WorkerOptions<SqsJob, C> {
   /** An `SQSClient`: the handler changes visibility, deletes, and sends dead letters with it. */
-  client: SQSClient;
+  client: SqsClientLike;
   /** The URL of the queue that triggers the function (the event source). */
   queueUrl: string;
   /** The S3 bucket `sqsQueue` writes large bodies to (the same `{ client, bucket }`). */
@@ -164,14 +165,15 @@ async function consumerFor<C extends HandlerContext>(
     close: async () => {},
   };
   await startWorker(source, options).ready;
-  const setup = await queueSetup(options.client, options.queueUrl, {
+  const client = sqsClient(options.client);
+  const setup = await queueSetup(client, options.queueUrl, {
     deadLetterQueueUrl: options.deadLetterQueueUrl,
     call: 'sqsHandler',
   });
   warnOnReceiveCount(setup.maxReceiveCount, given!.retry.attempts, warn);
   const logger = options.logger === undefined ? console : options.logger;
   return {
-    client: options.client,
+    client,
     queueUrl: options.queueUrl,
     bodies,
     setup,

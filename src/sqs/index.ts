@@ -29,6 +29,7 @@ export {
 } from './handler.js';
 export type { SqsJob } from './consume.js';
 export type { SqsBodies } from './bodies.js';
+export type { SqsClientLike, S3ClientLike } from './clients.js';
 export {
   SQS_MESSAGE_MAX_BYTES,
   ENVELOPE_ATTRIBUTE,

@@ -1,6 +1,7 @@
-import { GetQueueAttributesCommand, SendMessageCommand, type SQSClient } from '@aws-sdk/client-sqs';
+import { GetQueueAttributesCommand, SendMessageCommand } from '@aws-sdk/client-sqs';
 import { DEFAULT_MAX_BODY_BYTES, type DeliveryQueue, type QueuedDelivery, withQueueMode } from 'webhook-cms-receiver';
 import { bodiesOption, putBody, type SqsBodies } from './bodies.js';
+import { type SqsClientLike, sqsClient } from './clients.js';
 import { fifoFields, isFifoQueue } from './fifo.js';
 import {
   articleIdOf,
@@ -26,7 +27,7 @@ const SQS_LIMIT = 1_048_576;
 /** Options of {@link sqsQueue}. */
 export interface SqsQueueOptions {
   /** An `SQSClient` from `@aws-sdk/client-sqs`. */
-  client: SQSClient;
+  client: SqsClientLike;
   /** The queue's URL; a name ending in `.fifo` makes FIFO messages (group = article, deduplication id = delivery id). */
   queueUrl: string;
   /**
@@ -81,12 +82,13 @@ export interface SqsQueueOptions {
  * ```
  */
 export function sqsQueue(options: SqsQueueOptions): DeliveryQueue {
-  const { client, queueUrl } = options ?? ({} as SqsQueueOptions);
-  if (typeof client?.send !== 'function' || typeof queueUrl !== 'string' || queueUrl === '') {
+  const { client: given, queueUrl } = options ?? ({} as SqsQueueOptions);
+  if (typeof given?.send !== 'function' || typeof queueUrl !== 'string' || queueUrl === '') {
     throw new TypeError(
       "sqsQueue needs { client, queueUrl }: sqsQueue({ client: new SQSClient({}), queueUrl: 'https://sqs.…/webhooks' })",
     );
   }
+  const client = sqsClient(given);
   const bodies = bodiesOption(options.bodies, 'sqsQueue');
   const maxMessageBytes = options.maxMessageBytes ?? SQS_MESSAGE_MAX_BYTES;
   if (!Number.isInteger(maxMessageBytes) || maxMessageBytes < 1024 || maxMessageBytes > SQS_LIMIT) {

@@ -1,13 +1,14 @@
-import { type Message, ReceiveMessageCommand, type SQSClient } from '@aws-sdk/client-sqs';
+import { type Message, ReceiveMessageCommand } from '@aws-sdk/client-sqs';
 import { type DedupStore, type JobSource, retryDelayMs } from 'webhook-cms-receiver';
 import { bodiesOption, type SqsBodies } from './bodies.js';
+import { type SqsClientLike, sqsClient } from './clients.js';
 import { type Consumer, consume, type ReceivedMessage, type SqsJob } from './consume.js';
 import { queueSetup } from './dead-letter.js';
 
 /** Options of {@link sqsSource}. */
 export interface SqsSourceOptions {
   /** An `SQSClient` from `@aws-sdk/client-sqs`. */
-  client: SQSClient;
+  client: SqsClientLike;
   /** The queue's URL, as given to `sqsQueue`. */
   queueUrl: string;
   /** The S3 bucket `sqsQueue` writes large bodies to (the same `{ client, bucket }`): read back, checked, deleted when done. */
@@ -58,12 +59,13 @@ export interface SqsSourceOptions {
  * ```
  */
 export function sqsSource(options: SqsSourceOptions): JobSource<SqsJob> {
-  const { client, queueUrl } = options ?? ({} as SqsSourceOptions);
-  if (typeof client?.send !== 'function' || typeof queueUrl !== 'string' || queueUrl === '') {
+  const { client: given, queueUrl } = options ?? ({} as SqsSourceOptions);
+  if (typeof given?.send !== 'function' || typeof queueUrl !== 'string' || queueUrl === '') {
     throw new TypeError(
       "sqsSource needs { client, queueUrl }: sqsSource({ client: new SQSClient({}), queueUrl: 'https://sqs.…/webhooks' })",
     );
   }
+  const client = sqsClient(given);
   const bodies = bodiesOption(options.bodies, 'sqsSource');
   const waitTimeSeconds = options.waitTimeSeconds ?? 20;
   if (!Number.isInteger(waitTimeSeconds) || waitTimeSeconds < 0 || waitTimeSeconds > 20) {

@@ -1,8 +1,8 @@
 // Issue 49 item 5: tenant mode's found tenants (src/receiver/tenants/tenant-cache.ts, 100,000
 // at most) and the warn-once-a-minute usage of older tokens (src/receiver/token-usage.ts, 1,000
 // tenants at most) stay bounded when a million sites each deliver once, signed with their
-// second token. About 210 µs per delivery on a loaded 2-core machine (212 s for the million): it runs with
-// SOAK_BOUNDS_FULL=1, and SOAK_BOUNDS_KEYS sets a smaller count to try it.
+// second token. About 210 µs per delivery on a loaded 2-core machine (212 s for the million):
+// it runs with SOAK_BOUNDS_FULL=1, and SOAK_BOUNDS_KEYS sets a smaller count to try it.
 
 import { createHmac } from 'node:crypto';
 import { describe, expect, it } from 'vitest';

@@ -21,7 +21,7 @@ import {
 import { reasonOf, sendDeadLetter } from './dead-letter.js';
 import { bodiesOption, type QueueBatchLike, type QueueMessageLike, type QueueProducerLike } from './queue.js';
 import { carriedCount, requeueDeferred, requeueOption } from './requeue.js';
-import { settledBefore } from './settled.js';
+import { settledBefore } from '../queue/settled.js';
 
 /** Options of {@link queueConsumer}: those of `startWorker`, plus the R2 bucket, the queue's own producer and where dead letters go. */
 export interface QueueConsumerOptions extends WorkerOptions<QueueMessageLike<QueueMessageBody>> {

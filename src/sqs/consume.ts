@@ -16,7 +16,7 @@ import { type QueueSetup, reasonOf, sendDeadLetter } from './dead-letter.js';
 import { isFifoQueue } from './fifo.js';
 import { ENVELOPE_ATTRIBUTE, readEnvelope } from './message.js';
 import { requeueDeferred } from './requeue.js';
-import { settledBefore } from './settled.js';
+import { settledBefore } from '../queue/settled.js';
 
 /**
  * The SQS message a handler runs for, as `context.job`: enough to find it in the queue or in

@@ -1,20 +1,25 @@
-import { type DedupClaim, type DedupStore, tenantScoped } from 'webhook-cms-receiver';
-import type { SqsEnvelope } from './message.js';
+import type { DedupClaim, DedupStore } from '../dedup/store.js';
+import { tenantScoped } from '../dedup/tenant-scope.js';
+import type { QueuedDelivery } from '../receiver/queue-types.js';
+
+/** What {@link settledBefore} reads of a queued delivery whose body is gone. */
+export type SettledQuery = Pick<QueuedDelivery, 'deliveryId' | 'event' | 'timestamp' | 'tenant'> & {
+  articleId?: string;
+};
 
 /**
- * What the dedup store says of a message whose S3 body is missing: `done` when its delivery
- * completed (a copy SQS delivered again after the run that deleted the body), `running` while
- * another copy holds it, `unknown` otherwise (no store, no delivery id, or never run), for
- * which the caller dead-letters. Claims exactly as the worker would have, so the answer comes
- * from the same record, ordering included; a claim it gets is released at once. (The same
- * rule as the Cloudflare consumer's, for its R2 bodies.)
+ * What the dedup store says of a queued delivery whose out-of-line body (R2, S3) is missing:
+ * `done` when it completed (a copy the queue delivered again after the run that deleted the
+ * body), `running` while another copy holds it, `unknown` otherwise (no store, no delivery id,
+ * or never run), for which the caller dead-letters. Claims exactly as the worker would have, so
+ * the answer comes from the same record, ordering included; a claim it gets is released at once.
  */
 export async function settledBefore(
-  envelope: SqsEnvelope,
+  delivery: SettledQuery,
   store: DedupStore | undefined,
   ordering: boolean,
 ): Promise<'done' | 'running' | 'unknown'> {
-  const { deliveryId: sent, event, timestamp, articleId, tenant } = envelope;
+  const { deliveryId: sent, event, timestamp, articleId, tenant } = delivery;
   if (!store || typeof sent !== 'string') return 'unknown';
   const ordered = ordering && (event === 'article.sync' || event === 'article.trash');
   if (ordered && typeof articleId !== 'string') return 'unknown';

@@ -72,6 +72,7 @@ describe('readTokenList', () => {
     ['a leading space', ' whk_abc', 'a space (U+0020) at its start, character 1 of 8'],
     ['a tab inside', 'whk\tabc', 'a tab (U+0009) at position 4, character 4 of 7'],
     ['a DEL', 'whk\u007fabc', 'a control character (U+007F) at position 4, character 4 of 7'],
+    ['a start-of-heading', 'whk\u0001abc', 'a control character (U+0001) at position 4, character 4 of 7'],
     ['a no-break space', 'whk\u00a0abc', 'a space (U+00A0) at position 4, character 4 of 7'],
     ['a non-ASCII letter', 'whk_é', 'a non-ASCII character (U+00E9) at its end, character 5 of 5'],
   ])('refuses a token with %s, naming where and what, never the token', (_, token, where) => {
@@ -160,6 +161,8 @@ describe('readDeadline', () => {
     );
     expect(() => readDeadline(1e11 - 1, clock, 'label')).toThrow(/looks like Unix seconds/);
     expect(readDeadline(1e11, clock, 'label')).toBe(1e11);
+    // Only a number is taken for seconds: a short date string is a date (here, in the past).
+    expect(readDeadline('2001', clock, 'label')).toBe(Date.parse('2001'));
   });
 
   it('as the option, refuses a moment already past (or now), and takes one a millisecond ahead', () => {
@@ -168,6 +171,12 @@ describe('readDeadline', () => {
         /^createReceiver: rotatingUntil is .*, already past: the window would never arm\./,
       );
     }
+    expect(() => readDeadlineOption(NOW - HOUR, clock)).toThrow(
+      new RangeError(
+        'createReceiver: rotatingUntil is 2026-06-01T11:00:00.000Z, already past: the window would never arm. ' +
+          "Set it to the window's end, e.g. new Date(Date.now() + 60 * 60 * 1000) for an hour from now.",
+      ),
+    );
     expect(readDeadlineOption(NOW + 1, clock)).toBe(NOW + 1);
     expect(readDeadlineOption(undefined, clock)).toBeUndefined();
   });

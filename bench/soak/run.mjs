@@ -25,6 +25,11 @@ import { createTraffic } from './traffic.mjs';
 import { createWorld } from './world.mjs';
 
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+/** What a failed or interrupted run must still stop: processes first, then their servers. */
+const cleanups = [];
+async function cleanUp() {
+  for (const cleanup of cleanups.splice(0)) await cleanup().catch(() => {});
+}
 /** Queue mode: how long the workers get to finish what was answered 200 before the judge looks. */
 const DRAIN_TIMEOUT_MS = 90_000;
 
@@ -61,6 +66,10 @@ async function soak(options, { store, queue }, runtime) {
   const random = seededRandom(options.seed);
   const dir = mkdtempSync(join(tmpdir(), 'wcr-soak-'));
   const running = await services({ store, queue });
+  cleanups.unshift(async () => {
+    for (const service of running) await service.stop();
+    rmSync(dir, { recursive: true, force: true });
+  });
   const url = (name) => running.find((s) => s.name === name)?.url;
   const config = {
     store,
@@ -89,6 +98,7 @@ async function soak(options, { store, queue }, runtime) {
   let clockOffsetMs = 0;
   const extraEnv = () => ({ SOAK_CLOCK_OFFSET_MS: String(clockOffsetMs) });
   const slots = [];
+  cleanups.unshift(() => Promise.all(slots.map((slot) => slot.stop())));
   const targets = [];
   for (const i of [0, 1]) {
     const port = await freePort();
@@ -138,9 +148,8 @@ async function soak(options, { store, queue }, runtime) {
   load.after = machine().load;
 
   for (const slot of slots) await slot.stop();
-  for (const service of running) await service.stop();
+  await cleanUp();
   closeAgent();
-  rmSync(dir, { recursive: true, force: true });
 
   const memory = memorySlopes(telemetry.samples, { startedAt, endedAt });
   const breaches = [...ledger.breaches, ...verdict.breaches];
@@ -192,8 +201,23 @@ buildIfStale();
 const runtime = snapshotRuntime();
 useTesting(await import(runtime.entry('testing')));
 let failed = false;
+process.once('SIGINT', () => {
+  console.log("interrupted: stopping the soak's processes and servers");
+  cleanUp().finally(() => {
+    runtime.remove();
+    process.exit(130);
+  });
+});
 for (const config of options.configs) {
-  const result = await soak(options, config, runtime);
+  let result;
+  try {
+    result = await soak(options, config, runtime);
+  } catch (error) {
+    console.error(`[soak ${config.store}/${config.queue}] the run itself failed:`, error);
+    await cleanUp();
+    runtime.remove();
+    process.exit(1);
+  }
   const { figures } = result.verdict;
   console.log(
     `[soak ${result.label}] ${result.sent} requests; ${figures.accepted} deliveries answered 200, ${figures.gaveUp} given up after retries, ${figures.hostile} hostile; ${result.breaches.length} breach(es)`,

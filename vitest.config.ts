@@ -14,7 +14,10 @@ export default defineConfig({
       { find: /^webhook-cms-receiver\/testing$/, replacement: here('./src/testing/index.ts') },
       { find: /^webhook-cms-receiver\/publish$/, replacement: here('./src/publish/index.ts') },
       { find: /^webhook-cms-receiver\/(bullmq|pg-boss)$/, replacement: here('./src/$1/index.ts') },
-      { find: /^webhook-cms-receiver\/(redis|postgres|cloudflare|dynamodb|sqs)$/, replacement: here('./src/$1/index.ts') },
+      {
+        find: /^webhook-cms-receiver\/(redis|postgres|cloudflare|dynamodb|sqs)$/,
+        replacement: here('./src/$1/index.ts'),
+      },
       { find: /^webhook-cms-receiver\/opentelemetry$/, replacement: here('./src/opentelemetry/index.ts') },
       {
         find: /^webhook-cms-receiver\/(node|express|hono|fetch|fastify|koa|h3|lambda)$/,

@@ -87,14 +87,6 @@ export interface WorkerOptions<J = unknown, C extends HandlerContext = HandlerCo
 }
 
 /**
- * A running worker. `close()` stops taking jobs and resolves once those running have finished.
- *
- * @example
- * ```ts
- * process.on('SIGTERM', () => worker.close().then(() => process.exit(0)));
- * ```
- */
-/**
  * The `tx` a store's `transact` hands its work, which handlers get as `context.tx`; unknown for
  * a store that does not say (any `DedupStore`, or none).
  */
@@ -108,6 +100,14 @@ export type StoreTransaction<D> = D extends { transact?(claim: never, work: (tx:
  */
 export type StoreContext<D> = unknown extends StoreTransaction<D> ? unknown : { tx: StoreTransaction<D> };
 
+/**
+ * A running worker. `close()` stops taking jobs and resolves once those running have finished.
+ *
+ * @example
+ * ```ts
+ * process.on('SIGTERM', () => worker.close().then(() => process.exit(0)));
+ * ```
+ */
 export interface QueueWorker {
   /** Resolves once the source takes jobs; rejects (and is logged) when it could not start. */
   readonly ready: Promise<void>;

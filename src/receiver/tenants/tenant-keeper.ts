@@ -125,7 +125,7 @@ export class TenantKeeper implements TokenMatcher {
     const index = entry ? findToken(entry.keys, authorization, start) : -1;
     if (index >= 0) return entry!.matches[index]!;
     const until = this.rotatingUntil();
-    if (until === undefined || !plausibleToken(authorization, start)) throw unknownToken();
+    if (until === undefined || !plausibleToken(authorization, start)) throw unknownToken('tenants');
     throw new WebhookError(
       'token_rotating',
       `the Bearer token belongs to no tenant while a rotation window is armed until ${new Date(until).toISOString()}`,

@@ -31,15 +31,16 @@ function readmeQueueSnippet(): string {
   return section.slice(start, section.indexOf('```', start));
 }
 
-// The user's part: the handlers the snippet takes, and a node:http server for its receiver.
+// The user's part: the savePost and deletePost the snippet's handlers call ("your own code"),
+// and a node:http server for its receiver. An effect is named by the article's slug, which is
+// the one thing of the delivery savePost is given, and unique per delivery sent here.
 const RUNNER = `
-globalThis.handlers = {
+globalThis.savePost = async (article) => {
   // Slow enough that jobs are still waiting when Redis goes away.
-  'article.sync': async ({ deliveryId }) => {
-    await new Promise((resolve) => setTimeout(resolve, 200));
-    process.stdout.write('effect ' + deliveryId + '\\n');
-  },
+  await new Promise((resolve) => setTimeout(resolve, 200));
+  process.stdout.write('effect ' + article.slug + '\\n');
 };
+globalThis.deletePost = async () => {};
 const { receiver } = await import('./snippet.mjs');
 const { createServer } = await import('node:http');
 const { webhookHandler } = await import('webhook-cms-receiver/node');
@@ -86,13 +87,10 @@ describeWithRedis('README queue-mode snippet, run as written', () => {
       const url = `http://127.0.0.1:${(await waitFor(/^listening \d+$/)).split(' ')[1]}/webhook`;
 
       const accepted: string[] = [];
+      // Accepted deliveries by slug: savePost sees the article, not the delivery id.
       const send = async (i: number) => {
-        const deliveryId = randomUUID();
-        const signed = signDelivery({
-          token,
-          payload: articleSyncPayload({ article: { slug: `post-${i}` } }),
-          deliveryId,
-        });
+        const slug = `post-${i}`;
+        const signed = signDelivery({ token, payload: articleSyncPayload({ article: { slug } }) });
         // As the service does: an answer within 10 s or a retry later; shorter here to move on.
         const response = await fetch(url, {
           method: 'POST',
@@ -100,13 +98,13 @@ describeWithRedis('README queue-mode snippet, run as written', () => {
           body: signed.body,
           signal: AbortSignal.timeout(1000),
         }).catch(() => undefined);
-        if (response?.status === 200) accepted.push(deliveryId);
+        if (response?.status === 200) accepted.push(slug);
         await response?.arrayBuffer();
       };
       await Promise.all(Array.from({ length: 10 }, (_, i) => send(i)));
       expect(accepted.length).toBe(10);
       await killRedis(redis);
-      const waiting = accepted.filter((id) => !effects.has(id));
+      const waiting = accepted.filter((slug) => !effects.has(slug));
       for (let i = 10; i < 12; i++) await send(i);
       redis = await startDurableRedis(port, dir);
       // As the service retries: the receiver takes deliveries again once its clients reconnected.
@@ -124,7 +122,13 @@ describeWithRedis('README queue-mode snippet, run as written', () => {
 
       expect(waiting.length).toBeGreaterThan(0);
       // A job whose run met the outage waits out BullMQ's lock (30 s) and runs again.
-      await until('every accepted delivery to be handled', () => accepted.every((id) => effects.has(id)), 75_000);
+      await until(
+        'every accepted delivery to be handled',
+        () => accepted.every((slug) => effects.has(slug)),
+        75_000,
+      ).catch((error: Error) => {
+        throw new Error(`${error.message}; the snippet's stderr:\n${stderr}`);
+      });
       expect(child.exitCode, stderr).toBeNull();
       expect(child.signalCode).toBeNull();
     },

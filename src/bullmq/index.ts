@@ -18,6 +18,7 @@ import { type DeliveryQueue, type JobResult, withQueueMode } from 'webhook-cms-r
 import { queueJobKey, sha256Hex } from '../queue/ids.js';
 import { completedResult } from './completed-result.js';
 import { bullmqStats } from './stats.js';
+import type { BullmqJobOptions, BullmqJobOptionsOf, BullmqQueueLike } from './types.js';
 
 /** How often a hybrid answer looks at its job. */
 const POLL_MS = 50;
@@ -40,14 +41,17 @@ export async function bullmqJobId(deliveryId: string): Promise<string> {
   return `h.${await sha256Hex(deliveryId)}`;
 }
 
-/** Options of {@link bullmqQueue}. */
-export interface BullmqQueueOptions {
+/**
+ * Options of {@link bullmqQueue}; `JobOptions` is what the queue's `add` takes (BullMQ's
+ * `JobsOptions` for a BullMQ `Queue`).
+ */
+export interface BullmqQueueOptions<JobOptions extends object = BullmqJobOptions> {
   /**
    * Job options for every delivery, over the queue's `defaultJobOptions`. `jobId` is always
    * the delivery's. Retention defaults to {@link DEFAULT_RETENTION}: a completed job (its body
    * included) is removed at once, a dead letter is kept 7 days (at most 1,000 of them).
    */
-  jobOptions?: Omit<JobsOptions, 'jobId'>;
+  jobOptions?: Omit<JobOptions, 'jobId'>;
 }
 
 /**
@@ -83,14 +87,23 @@ export const DEFAULT_RETENTION = Object.freeze({
  * app.post('/webhook', webhookHandler(receiver));
  * ```
  */
-export function bullmqQueue(queue: Queue, options: BullmqQueueOptions = {}): DeliveryQueue {
-  if (typeof queue?.add !== 'function')
+export function bullmqQueue<Q extends BullmqQueueLike>(
+  given: Q,
+  options: BullmqQueueOptions<BullmqJobOptionsOf<Q>> = {},
+): DeliveryQueue {
+  if (typeof given?.add !== 'function')
     throw new TypeError('bullmqQueue needs a BullMQ Queue: bullmqQueue(new Queue(name, { connection }))');
+  // Structural for the declarations' sake only: what is given is a BullMQ Queue.
+  const queue = given as unknown as Queue;
   return withQueueMode({
     async enqueue(delivery) {
       const key = queueJobKey(delivery);
       const jobId = key === null ? undefined : await bullmqJobId(key);
-      await queue.add(delivery.event, delivery, { ...DEFAULT_RETENTION, ...options.jobOptions, jobId });
+      await queue.add(delivery.event, delivery, {
+        ...DEFAULT_RETENTION,
+        ...(options.jobOptions as JobsOptions | undefined),
+        jobId,
+      });
     },
     // Polls the job's hash: no QueueEvents connection to hold open for a wait of a few seconds.
     // A job removed on completion has left its result in the queue's event stream.
@@ -113,3 +126,14 @@ export function bullmqQueue(queue: Queue, options: BullmqQueueOptions = {}): Del
 }
 
 export { bullmqSource, type BullmqSourceOptions } from './source.js';
+export type {
+  BullmqConnection,
+  BullmqJobLike,
+  BullmqJobOptions,
+  BullmqJobOptionsOf,
+  BullmqJobState,
+  BullmqKeepJobs,
+  BullmqQueuedJobLike,
+  BullmqQueueLike,
+  BullmqWorkerOptions,
+} from './types.js';

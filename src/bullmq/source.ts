@@ -2,6 +2,7 @@ import { DelayedError, type Job, UnrecoverableError, Worker, type WorkerOptions 
 import { bullClient } from './client.js';
 import { runScript, type Script } from './script.js';
 import { isJobFailure, type JobResult, type JobSource, type QueuedDelivery } from 'webhook-cms-receiver';
+import type { BullmqJobLike, BullmqWorkerOptions } from './types.js';
 
 /**
  * The job hash field where runs deferred for another worker's claim are counted. BullMQ
@@ -27,7 +28,7 @@ interface HashClient {
  * `lockDuration`, `stalledInterval`, …) plus the queue's name. `concurrency` comes from
  * `startWorker`, and `maxStalledCount` is the worker's attempts unless given.
  */
-export interface BullmqSourceOptions extends Omit<BullWorkerOptions, 'concurrency' | 'autorun'> {
+export interface BullmqSourceOptions extends BullmqWorkerOptions {
   queueName: string;
 }
 
@@ -44,6 +45,9 @@ export interface BullmqSourceOptions extends Omit<BullWorkerOptions, 'concurrenc
  * to the delayed set without using an attempt, so a worker killed mid-job costs its delivery
  * one attempt. The failure of every other run is written to the job's log.
  *
+ * Handlers get the job as {@link BullmqJobLike}; for BullMQ's whole `Job`, give it as the type
+ * argument: `bullmqSource<Job<QueuedDelivery>>({ … })`.
+ *
  * `worker.ready` rejects when the first connection to Redis fails (an unreachable host, a
  * closed port, a refused password); the BullMQ worker still goes on trying, and reconnects
  * by itself after any later loss, until `worker.close()`.
@@ -56,7 +60,7 @@ export interface BullmqSourceOptions extends Omit<BullWorkerOptions, 'concurrenc
  * });
  * ```
  */
-export function bullmqSource(options: BullmqSourceOptions): JobSource<Job<QueuedDelivery>> {
+export function bullmqSource<J extends BullmqJobLike = BullmqJobLike>(options: BullmqSourceOptions): JobSource<J> {
   if (typeof options?.queueName !== 'string' || options.queueName === '') {
     throw new TypeError(
       "bullmqSource needs { queueName, connection }: bullmqSource({ queueName: 'webhooks', connection })",
@@ -79,7 +83,8 @@ export function bullmqSource(options: BullmqSourceOptions): JobSource<Job<Queued
           const attempt = Math.max(1, job.attemptsStarted - deferrals);
           try {
             // Kept as the job's `returnvalue`, where a hybrid answer reads its published_url.
-            return await run({ delivery: job.data, job, attempt, deferrals, signal });
+            // J is BullMQ's Job, or a part of it: what runs is always BullMQ's Job.
+            return await run({ delivery: job.data, job: job as unknown as J, attempt, deferrals, signal });
           } catch (error) {
             if (!isJobFailure(error)) throw error;
             if (error.deferred) {
@@ -97,7 +102,8 @@ export function bullmqSource(options: BullmqSourceOptions): JobSource<Job<Queued
             throw new DelayedError();
           }
         },
-        { maxStalledCount: retry.attempts, ...workerOptions, concurrency, autorun: true },
+        // Structural for the declarations' sake only: the options are BullMQ's WorkerOptions.
+        { maxStalledCount: retry.attempts, ...(workerOptions as BullWorkerOptions), concurrency, autorun: true },
       );
       worker = bull;
       await connected(bull, queueName, warn);

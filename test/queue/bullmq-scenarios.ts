@@ -60,7 +60,7 @@ export function bullmqScenarios(major: 5 | 6): void {
     };
     const worker = (queue: Queue, options: Parameters<typeof startWorker<Job>>[1], source = {}) => {
       const started = startWorker(
-        bullmqSource({ queueName: queue.name, connection: bullConnection(), stalledInterval: 500, ...source }),
+        bullmqSource<Job>({ queueName: queue.name, connection: bullConnection(), stalledInterval: 500, ...source }),
         options,
       );
       workers.push(started);

@@ -16,9 +16,11 @@ export function runChaos({ durationMs, slots, services, world, traffic, config, 
     const mean = Math.min(Math.max(durationMs / 6, 5_000), 300_000);
     const started = Date.now();
     for (;;) {
-      await sleep(mean * (0.5 + random()));
+      const wait = mean * (0.5 + random());
+      // Never sleeping past the last tenth: the run's end does not wait for a kill it will not do.
+      if (Date.now() - started + wait > durationMs * 0.9) return;
+      await sleep(wait);
       const elapsed = Date.now() - started;
-      if (elapsed > durationMs * 0.9) return;
       const pool = elapsed < durationMs / 2 ? slots : slots.filter((slot) => slot.name.endsWith('-1'));
       const slot = pool[Math.floor(random() * pool.length)];
       log(`SIGKILL ${slot.name}`);

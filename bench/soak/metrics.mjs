@@ -44,6 +44,8 @@ export function memorySlopes(samples, { startedAt, endedAt }) {
       samples: late.length,
       heapSlope: slope(late.map((s) => [hours(s), s.heapUsed / MIB])),
       rssSlope: slope(late.map((s) => [hours(s), s.rss / MIB])),
+      // Buffers and other memory V8 holds outside its heap: a kept body would grow this.
+      externalSlope: slope(late.map((s) => [hours(s), (s.external ?? 0) / MIB])),
       heapFirst: late[0].heapUsed / MIB,
       heapLast: late.at(-1).heapUsed / MIB,
       rssLast: late.at(-1).rss / MIB,

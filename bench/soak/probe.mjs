@@ -14,10 +14,10 @@ export function startProbe(name, { intervalMs }) {
   delay.enable();
   const timer = setInterval(() => {
     globalThis.gc?.();
-    const { rss, heapUsed } = process.memoryUsage();
+    const { rss, heapUsed, external } = process.memoryUsage();
     const eld = { p50: delay.percentile(50) / MS, p99: delay.percentile(99) / MS, max: delay.max / MS };
     delay.reset();
-    process.send({ type: 'sample', name, pid: process.pid, t: Date.now(), rss, heapUsed, eld });
+    process.send({ type: 'sample', name, pid: process.pid, t: Date.now(), rss, heapUsed, external, eld });
   }, intervalMs);
   timer.unref();
   process.on('message', (message) => {

@@ -33,6 +33,9 @@ function commit() {
   }
 }
 
+/** Read when the run starts: commits made while it runs are not what it measured. */
+const COMMIT = commit();
+
 export function markdown(result, svgName) {
   const m = machine();
   const { options, verdict, ledger } = result;
@@ -44,7 +47,7 @@ export function markdown(result, svgName) {
   const lines = [
     `# Soak: ${result.label}`,
     '',
-    `${result.breaches.length ? `**FAIL: ${result.breaches.length} breach(es)**` : '**PASS**'}. Commit \`${commit()}\`, ${new Date(result.startedAt).toISOString()}, ${minutes.toFixed(1)} min at ${options.rate} requests/s, seed ${options.seed}, chaos ${options.chaos ? 'on' : 'off'}, retries after 2, 5, 10 s × ${options.retryScale}.`,
+    `${result.breaches.length ? `**FAIL: ${result.breaches.length} breach(es)**` : '**PASS**'}. Commit \`${COMMIT}\`, ${new Date(result.startedAt).toISOString()}, ${minutes.toFixed(1)} min at ${options.rate} requests/s, seed ${options.seed}, chaos ${options.chaos ? 'on' : 'off'}, retries after 2, 5, 10 s × ${options.retryScale}.`,
     '',
     `Machine: ${m.cpu}, ${m.cores} cores, ${m.memory}, Node ${m.node}, ${m.platform}; load average ${result.load.before} at the start, ${result.load.after} at the end. On a shared machine these figures are indicative only.`,
     '',
@@ -95,6 +98,7 @@ export function markdown(result, svgName) {
         'heap slope (MiB/h)',
         'RSS last (MiB)',
         'RSS slope (MiB/h)',
+        'outside the heap: external slope (MiB/h)',
         'event-loop delay p99, median of samples (ms)',
         'max (ms)',
       ],
@@ -105,6 +109,7 @@ export function markdown(result, svgName) {
         f1(r.heapSlope),
         f1(r.rssLast),
         f1(r.rssSlope),
+        f1(r.externalSlope),
         f1(r.eldP99),
         f1(r.eldMax),
       ]),

@@ -2,6 +2,7 @@
 // test/recipes/elysia.test.ts): serves the Elysia recipe as it is and sends it the shared
 // signed vectors over real HTTP, with Bun's clock set to each vector's `now`.
 import { afterAll, expect, setSystemTime, test } from 'bun:test';
+import { createHmac } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 
 const { app } = await import('../../examples/recipes/elysia/server.ts');
@@ -30,12 +31,25 @@ for (const vector of vectors) {
   });
 }
 
-test('article.sync answers the published_url from the recipe’s handlers', async () => {
+test('article.sync answers the published_url from the recipe’s handlers once the article is public', async () => {
   const vector = vectors.find((candidate) => candidate.name === 'valid article.sync');
-  setSystemTime(new Date(vector.now * 1000));
   const body = Buffer.from(vector.body_base64, 'base64');
+  // At the vector's own moment its article is scheduled (published_at a year ahead): no URL.
+  setSystemTime(new Date(vector.now * 1000));
   const headers = { ...vector.headers, 'X-Service-Delivery-Id': crypto.randomUUID() };
-  const response = await fetch(url, { method: 'POST', headers, body });
+  const scheduled = await fetch(url, { method: 'POST', headers, body });
+  expect(await scheduled.json()).toEqual({ ok: true });
+  // Signed again at a moment past published_at, as the service would sign a later sync.
+  const now = Math.floor(Date.parse(JSON.parse(body).article.published_at) / 1000) + 60;
+  setSystemTime(new Date(now * 1000));
+  const signature = createHmac('sha256', process.env.WEBHOOK_TOKEN).update(`${now}.`).update(body).digest('hex');
+  const later = {
+    ...headers,
+    'X-Service-Timestamp': String(now),
+    'X-Service-Signature': `sha256=${signature}`,
+    'X-Service-Delivery-Id': crypto.randomUUID(),
+  };
+  const response = await fetch(url, { method: 'POST', headers: later, body });
   expect(await response.json()).toEqual({ ok: true, published_url: 'https://blog.example.com/ten-seo-tips' });
 });
 

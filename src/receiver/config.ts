@@ -38,7 +38,7 @@ export function resolveConfig(
   const now = options.now ?? Date.now;
   checkStore(options);
   // Read once here, so a window in the past or in seconds throws in every mode.
-  readDeadlineOption(options.rotatingUntil, now);
+  const deadline = readDeadlineOption(options.rotatingUntil, now);
   const common = {
     rotatingUntil: options.rotatingUntil,
     cacheMs: positiveOption(options.tokenCacheMs, DEFAULT_TOKEN_CACHE_MS, 'createReceiver: tokenCacheMs'),
@@ -53,7 +53,7 @@ export function resolveConfig(
   };
   const keeper: TokenMatcher =
     options.tenants === undefined
-      ? tokenMatcher({ ...common, token: options.token })
+      ? tokenMatcher({ ...common, token: options.token, deadline })
       : tenantKeeper({ ...common, ...tenantOptions(options) });
   return {
     keeper,
@@ -65,11 +65,10 @@ export function resolveConfig(
 
 /**
  * Check 2's tokens: a fixed string or list matches synchronously; a token source or a rotation
- * window needs the `TokenKeeper`, whose code then loads on first use. Both options are read
- * here first, so a bad one throws from createReceiver either way.
+ * window needs the `TokenKeeper`, whose code then loads on first use. The token is read here
+ * first, so a bad one throws from createReceiver either way; `deadline` is the option, checked.
  */
-function tokenMatcher(options: TokenKeeperOptions): TokenMatcher {
-  const deadline = readDeadlineOption(options.rotatingUntil, options.now);
+function tokenMatcher({ deadline, ...options }: TokenKeeperOptions & { deadline: number | undefined }): TokenMatcher {
   if (typeof options.token !== 'function') {
     const { tokens } = readTokenList(options.token, options.now, 'createReceiver: token');
     if (deadline === undefined) return new FixedTokens(tokens, options.crypto);

@@ -11,3 +11,5 @@
  */
 export { redisDedupStore, type RedisDedupStoreOptions } from './redis-store.js';
 export type { RedisClientLike, NodeRedisClientLike, IoRedisClientLike } from './script-runner.js';
+export { redisLedger, type RedisLedgerOptions } from './redis-ledger.js';
+export { redisLedgerStore, type RedisLedgerStoreOptions } from './ledger-store.js';

@@ -17,6 +17,13 @@ export { postgresDedupStore, type PostgresDedupStoreOptions, type TransactionalD
 export type { TransactionOf } from './transaction-of.js';
 export { postgresKeptTableSql } from './kept-store.js';
 export {
+  postgresLedger,
+  postgresLedgerStore,
+  type PostgresLedgerOptions,
+  type PostgresLedgerStoreOptions,
+} from './ledger-store.js';
+export { postgresLedgerTableSql, DEFAULT_LEDGER_TABLE, type PostgresLedgerTableSqlOptions } from './ledger-sql.js';
+export {
   postgresDedupTableSql,
   POSTGRES_DEDUP_TABLE_SQL,
   DEFAULT_TABLE,

@@ -36,6 +36,8 @@ const RANKS = [
   ['src/receiver/queue-mode', 5.4],
   ['src/receiver/assembly', 5.5],
   ['src/adapter-kit', 6],
+  // The ledger page renders a ledger for any Fetch host; the adapters' forms of it build on it.
+  ['src/ledger-page', 6],
   // The engine-agnostic worker runs the receiver's pipeline; engines (bullmq, pg-boss) build on it.
   ['src/queue', 6],
   ['src/redis', 7],

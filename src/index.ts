@@ -86,5 +86,6 @@ export {
 export type { CryptoProvider, HmacVerifier, HmacStream } from './crypto/provider.js';
 export { nodeCryptoProvider } from './crypto/node-crypto.js';
 export { webCryptoProvider } from './crypto/web-crypto.js';
+export { ledgerPage, type LedgerPageOptions } from './ledger-page/ledger-page.js';
 // The adapter kit moved to 'webhook-cms-receiver/adapter-kit'; its old names stay for one minor version.
 export * from './adapter-kit/deprecated.js';

@@ -1,6 +1,7 @@
 import { afterAll, beforeEach, expect, it } from 'vitest';
-import type { LedgerEntry, LedgerStore } from 'webhook-cms-receiver';
+import { type LedgerEntry, type LedgerFilter, type LedgerStore, memoryLedgerStore } from 'webhook-cms-receiver';
 import { postgresLedgerStore, postgresLedgerTableSql } from 'webhook-cms-receiver/postgres';
+import { checkLedgerStore } from 'webhook-cms-receiver/testing';
 import { countingStatements } from './counting-statements.js';
 import { describeEachClient, freshTable, server } from './postgres-clients.js';
 
@@ -34,6 +35,42 @@ function entry(overrides: Partial<LedgerEntry> = {}): LedgerEntry {
   };
 }
 
+/** Rows over ten hours: tenants and none, repeated delivery ids, every outcome, refusals. */
+function mixed(count: number): LedgerEntry[] {
+  const statuses = [200, 200, 202, 401, 403, 409, 503, 500, 422, 302];
+  return Array.from({ length: count }, (_, i) => {
+    const status = statuses[i % statuses.length]!;
+    const verified = status !== 401 && status !== 403;
+    return entry({
+      receivedAt: T0 + Math.floor((i * 10 * HOUR) / count),
+      verified,
+      status,
+      deliveryId: i % 9 === 0 ? null : `d-${i % 23}`,
+      event: i % 5 === 0 ? 'article.trash' : 'article.sync',
+      articleId: i % 11 === 0 ? null : `a-${i % 13}`,
+      tenant: verified && i % 4 !== 0 ? `site-${i % 3}` : null,
+      tokenIndex: verified ? i % 2 : null,
+      ...(i % 29 === 0 ? { recoveredFrom: 'r.0000000000001.000000000000' } : {}),
+      ...(status === 401 ? { kept: i % 2 === 0 } : {}),
+    });
+  });
+}
+
+const FILTERS: Omit<LedgerFilter, 'limit'>[] = [
+  {},
+  { since: T0 + 2 * HOUR, until: T0 + 5 * HOUR + 123 },
+  { statusFrom: 200, statusTo: 299 },
+  { statusFrom: 401, statusTo: 401 },
+  { verified: false },
+  { verified: true, tenant: 'site-1' },
+  { tenant: 'site-2', event: 'article.trash' },
+  { article: 'a-3' },
+  { deliveryId: 'd-5' },
+  { deliveryId: 'd-5', tenant: 'site-2' },
+  { recoveredFrom: 'r.0000000000001.000000000000' },
+  { article: 'a-4', since: T0 + HOUR, statusFrom: 500, statusTo: 599 },
+];
+
 describeEachClient(
   (name) => `postgresLedgerStore on ${name}`,
   (db) => {
@@ -42,6 +79,44 @@ describeEachClient(
     beforeEach(() => {
       table = freshTable('ledger');
       store = postgresLedgerStore(db().client, { table });
+    });
+
+    it('passes the ledger store conformance kit', async () => {
+      const report = await checkLedgerStore(() => postgresLedgerStore(db().client, { table: freshTable('ledger') }), {
+        throwOnFailure: false,
+      });
+      expect(report.text).not.toMatch(/fail/i);
+      expect(report.ok).toBe(true);
+    }, 60_000);
+
+    it('answers every list, summary and prune as the memory store does', async () => {
+      const memory = memoryLedgerStore();
+      const given = mixed(300);
+      for (let at = 0; at < given.length; at += 70) {
+        await store.append(given.slice(at, at + 70));
+        await memory.append(given.slice(at, at + 70));
+      }
+      for (const filter of FILTERS) {
+        const pages = async (on: LedgerStore) => {
+          const seen: unknown[] = [];
+          let cursor: string | undefined;
+          do {
+            const page = await on.list({ ...filter, limit: 37, ...(cursor ? { cursor } : {}) });
+            seen.push(page.rows);
+            cursor = page.next;
+          } while (cursor);
+          return seen;
+        };
+        expect(await pages(store), JSON.stringify(filter)).toEqual(await pages(memory));
+      }
+      const range = { since: T0 + HOUR / 2, until: T0 + 8 * HOUR + 17 };
+      expect(await store.summary(range)).toEqual(await memory.summary(range));
+      expect(await store.summary({ ...range, tenant: 'site-1' })).toEqual(
+        await memory.summary({ ...range, tenant: 'site-1' }),
+      );
+      const limits = { before: T0 + 2 * HOUR, maxRowsPerTenant: 25, maxRefusedRows: 10 };
+      expect(await store.prune(limits)).toBe(await memory.prune(limits));
+      expect((await store.list({ limit: 1000 })).rows).toEqual((await memory.list({ limit: 1000 })).rows);
     });
 
     it('writes a whole batch in one statement, copies counted across the table and the batch', async () => {

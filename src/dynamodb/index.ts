@@ -28,3 +28,10 @@ export {
   type DynamoDbTimeToLiveInput,
 } from './table-input.js';
 export { KEPT_ITEM_MAX_BYTES } from './kept-store.js';
+export {
+  dynamoDbLedger,
+  dynamoDbLedgerTableInput,
+  DEFAULT_DYNAMODB_LEDGER_TABLE,
+  type DynamoDbLedgerOptions,
+} from './dynamodb-ledger.js';
+export { dynamoDbLedgerStore, type DynamoDbLedgerStoreOptions } from './ledger-store.js';

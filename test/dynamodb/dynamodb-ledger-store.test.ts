@@ -1,0 +1,37 @@
+import { CreateTableCommand, UpdateTimeToLiveCommand } from '@aws-sdk/client-dynamodb';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { dynamoDbLedgerStore, dynamoDbLedgerTableInput, dynamoDbTimeToLiveInput } from 'webhook-cms-receiver/dynamodb';
+import { expectLikeMemoryStore } from '../stores/ledger-differential.js';
+import { describeWithDynamoDb, freshPrefix, localClient } from './dynamodb-clients.js';
+import { injectFaults } from './fault-middleware.js';
+
+describeWithDynamoDb('dynamoDbLedgerStore answers as the memory store does', () => {
+  const client = localClient();
+  const faults = injectFaults(client);
+  const table = `wcr-ledger-${Date.now()}`;
+  beforeAll(async () => {
+    await client.send(new CreateTableCommand(dynamoDbLedgerTableInput(table)));
+    await client.send(new UpdateTimeToLiveCommand(dynamoDbTimeToLiveInput(table)));
+  });
+  afterAll(() => client.destroy());
+
+  it('lists, pages, sums per hour and prunes alike; an append is counters, then batch writes', {
+    timeout: 300_000,
+  }, async () => {
+    const store = dynamoDbLedgerStore(client, { table, keyPrefix: freshPrefix(), requestTimeoutMs: 20_000 });
+    const perAppend: Record<string, number>[] = [];
+    let before = new Map<string, number>();
+    await expectLikeMemoryStore(store, () => {
+      const calls: Record<string, number> = {};
+      for (const [name, count] of faults.attempts) {
+        const made = count - (before.get(name) ?? 0);
+        if (made > 0) calls[name] = made;
+      }
+      perAppend.push(calls);
+      before = new Map(faults.attempts);
+    });
+    console.log('DynamoDB calls per append of 100 rows:', JSON.stringify(perAppend));
+    // 100 rows: one row item each plus their lookup items, 25 to a BatchWriteItem call.
+    for (const calls of perAppend.slice(1)) expect(calls.BatchWriteItemCommand).toBeLessThanOrEqual(12);
+  });
+});

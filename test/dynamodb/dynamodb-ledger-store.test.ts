@@ -1,6 +1,7 @@
 import { CreateTableCommand, UpdateTimeToLiveCommand } from '@aws-sdk/client-dynamodb';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { dynamoDbLedgerStore, dynamoDbLedgerTableInput, dynamoDbTimeToLiveInput } from 'webhook-cms-receiver/dynamodb';
+import { checkLedgerStore } from 'webhook-cms-receiver/testing';
 import { expectLikeMemoryStore } from '../stores/ledger-differential.js';
 import { describeWithDynamoDb, freshPrefix, localClient } from './dynamodb-clients.js';
 import { injectFaults } from './fault-middleware.js';
@@ -14,6 +15,15 @@ describeWithDynamoDb('dynamoDbLedgerStore answers as the memory store does', () 
     await client.send(new UpdateTimeToLiveCommand(dynamoDbTimeToLiveInput(table)));
   });
   afterAll(() => client.destroy());
+
+  it('passes the ledger store kit', { timeout: 300_000 }, async () => {
+    const report = await checkLedgerStore(
+      () => dynamoDbLedgerStore(client, { table, keyPrefix: freshPrefix(), requestTimeoutMs: 20_000 }),
+      { throwOnFailure: false },
+    );
+    expect(report.text).not.toMatch(/fail/i);
+    expect(report.ok).toBe(true);
+  });
 
   it('lists, pages, sums per hour and prunes alike; an append is counters, then batch writes', {
     timeout: 300_000,

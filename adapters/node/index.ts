@@ -30,6 +30,7 @@ export {
   type ParserHints,
 } from './node-io.js';
 export type { NodeRequest, NodeResponse, NodeSocket } from './node-objects.js';
+export { ledgerPage, type LedgerPageRequest, type NodeLedgerPageOptions } from './ledger-page.js';
 
 const HINTS = {
   parser: 'a body parser (Next.js pages routes parse JSON unless told not to)',

@@ -1,6 +1,6 @@
 import type { ResendItem } from '../ledger/ledger.js';
 import type { LedgerHour, LedgerRow } from '../ledger/ledger-row.js';
-import { html, SafeHtml, shown } from './html.js';
+import { html, MAX_SHOWN_CHARS, SafeHtml, shown } from './html.js';
 import { type PageFilters, type PageRequest, pageHref } from './page-query.js';
 import { PAGE_STYLE } from './page-style.js';
 import { summaryChart } from './summary-chart.js';
@@ -52,20 +52,26 @@ ${filters.delivery ? html`<input type="hidden" name="delivery" value="${filters.
 <button type="submit">Filter</button> <a href="?">Clear</a></form>`;
 }
 
+/** A value as a link to the rows that share it; a value too long to be a real id stays text. */
+function filterLink(name: 'article' | 'delivery', value: string | null): SafeHtml | string {
+  if (!value) return '—';
+  if (value.length > MAX_SHOWN_CHARS) return shown(value);
+  return html`<a href="${pageHref({ [name]: value })}">${value}</a>`;
+}
+
 function rowMarkup(row: LedgerRow): SafeHtml {
   const label = row.verified
     ? html`<span class="label verified">verified</span>`
     : html`<span class="label unverified-label">unverified (claimed)</span>`;
-  const article = row.articleId
-    ? html`<a href="${pageHref({ article: row.articleId })}">${shown(row.articleId)}</a>`
-    : '—';
-  const delivery = row.deliveryId
-    ? html`<a href="${pageHref({ delivery: row.deliveryId })}">${shown(row.deliveryId)}</a>`
-    : '—';
-  const note = [row.kept ? 'kept for recover()' : '', row.recoveredFrom ? `recovered from ${row.recoveredFrom}` : '']
+  const article = filterLink('article', row.articleId);
+  const delivery = filterLink('delivery', row.deliveryId);
+  const note = [
+    row.kept ? 'kept for recover()' : '',
+    row.recoveredFrom ? `recovered from ${shown(row.recoveredFrom)}` : '',
+  ]
     .filter(Boolean)
     .join(', ');
-  return html`<tr class="${row.verified ? 'verified' : 'unverified'}" data-row="${row.id}">
+  return html`<tr class="${row.verified ? 'verified' : 'unverified'}">
 <td>${time(row.receivedAt)}</td><td>${label}${note && html` <span class="muted">${note}</span>`}</td>
 <td>${delivery}</td><td>${text(row.copy)}</td><td>${text(row.event)}</td><td>${article}</td><td>${text(row.slug)}</td>
 <td>${text(row.articleStatus)}</td><td>${text(row.status)}</td><td>${text(row.code)}</td><td>${text(row.tenant)}</td>
@@ -86,9 +92,7 @@ function resendList(data: PageData): SafeHtml {
     ? html`<form method="post" action="?action=recover"><button type="submit" id="recover">Recover kept refusals</button> <span class="muted">verifies each kept 401 and 403 with the tokens the receiver has now and processes those that verify, once.</span></form>`
     : html`<p class="muted">Refused requests are not kept (the ledger was made without <code>keepRefused: true</code>), so there is nothing to recover: re-send these from the dashboard.</p>`;
   const items = data.resend.map((item) => {
-    const article = item.articleId
-      ? html`<a href="${pageHref({ article: item.articleId })}">${shown(item.articleId)}</a>`
-      : '—';
+    const article = filterLink('article', item.articleId);
     return html`<tr><td>${article}</td><td>${text(item.deliveryId)}</td><td>${text(item.slug)}</td><td>${text(item.event)}</td><td>${time(item.refusedAt)}</td><td>${text(`${item.status} ${item.code}`)}</td><td>${text(item.refusals)}</td><td>${item.kept ? 'yes' : 'no'}</td></tr>`;
   });
   const table =

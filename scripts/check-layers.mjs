@@ -28,11 +28,14 @@ const RANKS = [
   ['src/input', 3],
   ['src/events', 3],
   ['src/dedup', 4],
+  // The delivery ledger's rows, stores and recovery loop: the receiver records into it.
+  ['src/ledger', 4.5],
   // The receiver's concepts (see the header); a folder of the receiver imports only those before it.
   ['src/receiver/tokens', 5],
   ['src/receiver/tenants', 5.1],
   ['src/receiver', 5.2],
   ['src/receiver/kept', 5.3],
+  ['src/receiver/ledger', 5.35],
   ['src/receiver/queue-mode', 5.4],
   ['src/receiver/assembly', 5.5],
   ['src/adapter-kit', 6],

@@ -64,6 +64,27 @@ export type {
 export type { HeadersInput } from './input/headers.js';
 export type { BodyInput } from './input/body.js';
 export { memoryDedupStore, type MemoryDedupStoreOptions } from './dedup/memory-store.js';
+export { createLedger } from './ledger/create-ledger.js';
+export { memoryLedger } from './ledger/memory-ledger.js';
+export { memoryLedgerStore } from './ledger/memory-ledger-store.js';
+export type {
+  Ledger,
+  LedgerSummaryQuery,
+  RecoverOptions,
+  RecoverReport,
+  ResendItem,
+} from './ledger/ledger.js';
+export type { LedgerEntry, LedgerHour, LedgerPage, LedgerQuery, LedgerRow } from './ledger/ledger-row.js';
+export type { LedgerFilter, LedgerLimits, LedgerStore } from './ledger/ledger-store.js';
+export {
+  DEFAULT_LEDGER_MAX_REFUSED_ROWS,
+  DEFAULT_LEDGER_MAX_ROWS,
+  DEFAULT_LEDGER_REFUSALS_PER_MINUTE,
+  DEFAULT_LEDGER_RETENTION_MS,
+  type LedgerOptions,
+} from './ledger/ledger-options.js';
+export { matchesLedgerFilter } from './ledger/row-filter.js';
+export { ledgerOutcome, type LedgerOutcome } from './ledger/outcome-class.js';
 export { tenantScoped } from './dedup/tenant-scope.js';
 export {
   DEFAULT_TENANT_LOOKUPS_PER_SECOND,

@@ -6,6 +6,7 @@ import type { InspectedDelivery } from './inspected-delivery.js';
 import type { Instrumentation } from './instrumentation.js';
 import type { Logger } from './logger.js';
 import type { DeliveryQueue } from './queue-types.js';
+import type { Ledger } from '../ledger/ledger.js';
 import type { WebhookHandlers } from './handlers.js';
 import type { TenantResolver } from './tenants/tenant.js';
 import type { RotationDeadline, TokenSource } from './tokens/token-source.js';
@@ -131,6 +132,20 @@ export interface ReceiverSettings {
    * queue mode, where a worker runs the handlers) kept requests wait for the first delivery.
    */
   handlers?: WebhookHandlers;
+  /**
+   * The delivery ledger: one row per request this receiver gets (what it was, what was
+   * answered), refusals included as unverified, and with `keepRefused` the refused deliveries
+   * kept for `ledger.recover()`. Writing it never delays or changes an answer: a ledger that is
+   * down costs a `warn` line. Make it with `memoryLedger()`, `postgresLedger()`,
+   * `redisLedger()` or `dynamoDbLedger()`; see docs/ledger.md.
+   *
+   * @example
+   * ```ts
+   * const ledger = postgresLedger(pool, { keepRefused: true });
+   * const receiver = createReceiver({ token: process.env.WEBHOOK_TOKEN, ledger, handlers });
+   * ```
+   */
+  ledger?: Ledger;
   /**
    * Largest accepted distance between the timestamp header and now, in seconds. Default 300.
    * Above 3,600 it throws unless `allowLongTolerance` is set: a value in milliseconds by

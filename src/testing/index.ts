@@ -75,3 +75,4 @@ export {
   type StoreCheckResult,
   StoreCheckError,
 } from './check-dedup-store.js';
+export { checkLedgerStore, ledgerEntry, type MakeLedgerStore } from './ledger-checks.js';

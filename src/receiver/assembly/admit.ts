@@ -36,8 +36,15 @@ export function admit(core: Core, head: RequestHead): Admission {
         holdsToken(config.keeper, headers('authorization')),
       );
     }
-    // Undefined when only the body can settle it: check 2 then runs again with the body.
-    const matched = config.keeper.matchNow(headers('authorization'));
+    let matched: MatchedToken | undefined;
+    try {
+      // Undefined when only the body can settle it: check 2 then runs again with the body.
+      matched = config.keeper.matchNow(headers('authorization'));
+    } catch (thrown) {
+      // With the ledger's `keepRefused`, a 401 has its body read to be kept (check 2 refuses it again then).
+      if (!(isWebhookError(thrown) && core.ledger?.readsRefused(headers, thrown, head.headers))) throw thrown;
+      return new Admittance(core, head.headers, { headers, matched: undefined }, trace, true);
+    }
     return new Admittance(core, head.headers, { headers, matched }, trace);
   } catch (error) {
     return refuse(error);
@@ -95,13 +102,20 @@ export function admittedLookup(admission: AdmittedRequest): HeaderLookup | undef
 class Admittance implements AdmittedRequest {
   readonly admitted = true;
   private streamed: StreamedHmac | undefined;
-  private settling = false;
+  private settling: boolean;
+  // The ledger's time of receipt: the head, before the body is read.
+  private readonly receivedAt: number | undefined;
   constructor(
     private readonly core: Core,
     private readonly headers: RequestHead['headers'],
     private checked: Admitted,
     private readonly trace: GuardedTrace | null = null,
-  ) {}
+    // A request refused for its token, admitted only for the ledger to keep its body: nothing to settle.
+    readingRefused = false,
+  ) {
+    this.settling = readingRefused;
+    this.receivedAt = core.ledger ? core.config.now() : undefined;
+  }
 
   /** See {@link settledAdmission}: check 2 again, now able to wait, once per admission. */
   settle(): Promise<Admission> | undefined {
@@ -120,7 +134,10 @@ class Admittance implements AdmittedRequest {
         // unless the kept requests refuse it on its head (it would not be kept: no body read).
         const refusal =
           isWebhookError(thrown) && thrown.code === 'token_rotating' ? this.core.kept.head(this.headers) : thrown;
-        return refusal === undefined ? this : { admitted: false, answer: this.refuse(refusal), authenticated: false };
+        if (refusal === undefined) return this;
+        // With the ledger's `keepRefused`, a 401 is read on to be kept, as on the head.
+        if (isWebhookError(refusal) && this.core.ledger?.readsRefused(headers, refusal, this.headers)) return this;
+        return { admitted: false, answer: this.refuse(refusal), authenticated: false };
       },
     );
   }
@@ -132,8 +149,8 @@ class Admittance implements AdmittedRequest {
   /** {@link handle} without the promise when the store and the handler answer synchronously. */
   handleNow(body: BodyInput, handlers?: WebhookHandlers): MaybePromise<Answer> {
     const input = { headers: this.headers, body };
-    const { trace } = this;
-    return handleInput(this.core, { input, handlers, admitted: this.takeStreamed(), trace });
+    const { trace, receivedAt } = this;
+    return handleInput(this.core, { input, handlers, admitted: this.takeStreamed(), trace, receivedAt });
   }
 
   /** The request's headers by lower-case name, through the lookup the admission built. */
@@ -185,7 +202,7 @@ class Admittance implements AdmittedRequest {
   }
 
   refuse(thrown: unknown): Answer {
-    return refusal(this.core, this.trace, 'POST', this.headers, thrown);
+    return refusal(this.core, this.trace, 'POST', this.headers, thrown, this.receivedAt);
   }
 }
 
@@ -200,11 +217,13 @@ function refusal(
   method: string | undefined,
   headers: unknown,
   thrown: unknown,
+  receivedAt?: number,
 ): Answer {
   const { options, config } = core;
   const error = reportRejection(options, thrown, headers);
   trace?.endRefused(error, headers);
   const answer = errorAnswer(error);
+  core.ledger?.refused({ headers, answer, receivedAt: receivedAt ?? config.now() });
   inspectDelivery(options, config.now, {
     receivedAt: config.now(),
     method,

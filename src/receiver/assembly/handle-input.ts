@@ -2,6 +2,7 @@ import type { WebhookEvent } from '../../events/types.js';
 import type { WebhookError } from '../../errors/webhook-error.js';
 import { andThen, attempt, type MaybePromise } from '../../internal/maybe.js';
 import type { KeptRequests } from '../kept/kept-setup.js';
+import type { LedgerRecorder } from '../ledger/ledger-recorder.js';
 import type { TokenUsage } from '../token-usage.js';
 import { type Answer, errorAnswer } from '../answers.js';
 import type { VerifyConfig } from '../config.js';
@@ -22,6 +23,8 @@ export interface Core {
   kept: KeptRequests;
   /** Warns while an older token still signs deliveries. */
   usage: TokenUsage;
+  /** Records each answered request, with the `ledger` option. */
+  ledger?: LedgerRecorder;
 }
 
 export interface HandleInput {
@@ -30,23 +33,36 @@ export interface HandleInput {
   admitted?: Admitted;
   /** The trace an admission started (null: it started none); undefined when this call starts the delivery. */
   trace?: GuardedTrace | null;
+  /** When an admission saw the request's head; undefined when this call is the request's start. */
+  receivedAt?: number;
+}
+
+/** What the ledger is told: the verified event, or the refusal. */
+interface Seen {
+  event?: WebhookEvent;
+  refused?: boolean;
 }
 
 /** Verifies and handles one delivery; never throws, synchronous where the store and handler are. */
 export function handleInput(core: Core, request: HandleInput) {
   core.kept.touch(request.handlers);
+  if (core.ledger) return recorded(core, core.ledger, request);
   // The only cost of `inspect` and `instrumentation` when both are unset.
   if (core.options.inspect || core.options.instrumentation) return inspected(core, request);
   return plain(core, request);
 }
 
-function plain(core: Core, { input, handlers, admitted }: HandleInput) {
-  const refused = (thrown: unknown) => kept(core, input, reportRejection(core.options, thrown, headersOf(input)));
+function plain(core: Core, { input, handlers, admitted }: HandleInput, seen?: Seen) {
+  const refused = (thrown: unknown) => {
+    if (seen) seen.refused = true;
+    return kept(core, input, reportRejection(core.options, thrown, headersOf(input)));
+  };
   return attempt(
     () =>
       andThen(
         verifyDelivery(core.config, input, admitted),
         (event) => {
+          if (seen) seen.event = event;
           core.usage.note(event);
           return core.pipeline(event, handlers, input);
         },
@@ -56,24 +72,44 @@ function plain(core: Core, { input, handlers, admitted }: HandleInput) {
   );
 }
 
+/** {@link handleInput} with the answer recorded in the ledger once it is known. */
+function recorded(core: Core, ledger: LedgerRecorder, request: HandleInput): MaybePromise<Answer> {
+  const receivedAt = request.receivedAt ?? core.config.now();
+  if (request.handlers !== undefined) ledger.handlers = request.handlers;
+  const seen: Seen = {};
+  const answer =
+    core.options.inspect || core.options.instrumentation ? inspected(core, request, seen) : plain(core, request, seen);
+  return andThen(answer, (done) => {
+    if (seen.event && !seen.refused) ledger.verified(seen.event, done, receivedAt);
+    else {
+      const { input } = request;
+      const body = typeof input === 'object' && input !== null ? bodyOf(input) : undefined;
+      ledger.refused({ headers: headersOf(input), body, answer: done, receivedAt });
+    }
+    return done;
+  });
+}
+
 /**
  * {@link handleInput} with every delivery handed to the `inspect` option (for development)
  * and to the `instrumentation`'s trace: the slower path, taken only when one of them is set.
  */
-function inspected(core: Core, { input, handlers, admitted, trace: admittedTrace }: HandleInput) {
+function inspected(core: Core, { input, handlers, admitted, trace: admittedTrace }: HandleInput, told?: Seen) {
   const { options } = core;
   const trace = admittedTrace === undefined ? startTrace(options.instrumentation, core.config.now) : admittedTrace;
-  if (!trace && !options.inspect) return plain(core, { input, handlers, admitted });
+  if (!trace && !options.inspect) return plain(core, { input, handlers, admitted }, told);
   const receivedAt = core.config.now();
   const seen: { event?: WebhookEvent; error?: unknown } = {};
   const refused = (thrown: unknown): MaybePromise<Answer> => {
     const error = reportRejection(options, thrown, headersOf(input));
     seen.error = error;
+    if (told) told.refused = true;
     trace?.endRefused(error, headersOf(input));
     return kept(core, input, error);
   };
   const run = (event: WebhookEvent) => {
     seen.event = event;
+    if (told) told.event = event;
     core.usage.note(event);
     if (!trace) return core.pipeline(event, handlers, input);
     trace.verified(event);
@@ -103,6 +139,15 @@ function kept(core: Core, input: DeliveryInput, error: WebhookError): MaybePromi
     () => answer,
     () => answer,
   );
+}
+
+/** The body for the ledger; an input whose getter throws was already refused and must not throw again. */
+function bodyOf(input: object): unknown {
+  try {
+    return (input as Partial<DeliveryInput>).body;
+  } catch {
+    return undefined;
+  }
 }
 
 /** Headers for the rejection hook; an input whose getter throws was already refused and must not throw again. */

@@ -1,5 +1,4 @@
 import type { KeepLimits, KeptRequest, KeptRequestStore, KeptSummary } from '../../dedup/kept-requests.js';
-import type { WebhookEvent } from '../../events/types.js';
 import { bodyBytes } from '../../input/body.js';
 import { headerLookup } from '../../input/headers.js';
 import { describeThrown } from '../../internal/describe.js';
@@ -12,7 +11,9 @@ import { WebhookError } from '../../errors/webhook-error.js';
 import type { HeadersInput } from '../../input/headers.js';
 import { KeptCensus } from './kept-census.js';
 import { KeepingReads } from './kept-gate.js';
-import { fromBase64, toBase64 } from './kept-encoding.js';
+import { toBase64 } from './kept-encoding.js';
+import { keptHeaders, VERIFIABLE_HEADERS } from './kept-headers.js';
+import { verifyKept } from './kept-verify.js';
 import { deliveryKey, keptId } from './kept-id.js';
 import { KeptLookups } from './kept-lookups.js';
 import { KeptNotice } from './kept-notice.js';
@@ -20,12 +21,8 @@ import type { ReceiverOptions } from '../options.js';
 import type { Pipeline } from '../pipeline.js';
 import { bearerStart } from '../tokens/token.js';
 import type { MatchedToken } from '../tokens/token-matcher.js';
-import { type DeliveryInput, type KeptInput, verifyDelivery } from '../verify-delivery.js';
+import type { DeliveryInput } from '../verify-delivery.js';
 
-/** The headers the checks read, kept with a request (the token itself only as its hash). */
-const KEPT_HEADERS = ['x-service-timestamp', 'x-service-signature', 'x-service-delivery-id', 'x-service-event'];
-/** A request without these (or with an empty body) could never be verified later: it is not kept. */
-const VERIFIABLE_HEADERS = ['x-service-timestamp', 'x-service-signature', 'x-service-delivery-id'];
 // Kept requests outlive the window by this much in the store, so the pass that drops them at
 // the window's end can still count them; the store's own expiry is only the backstop.
 const EXPIRY_GRACE_MS = 60_000;
@@ -188,11 +185,7 @@ export class KeptDeliveries {
         this.notice.notKept();
         return;
       }
-      const headers: Record<string, string> = {};
-      for (const name of KEPT_HEADERS) {
-        const value = lookup(name);
-        if (value !== undefined) headers[name] = value;
-      }
+      const headers = keptHeaders(lookup);
       const receivedAt = config.now();
       const request: KeptRequest = {
         id: keptId(receivedAt, delivery),
@@ -313,20 +306,15 @@ export class KeptDeliveries {
   /** One kept request, verified as of the time it arrived, through the same pipeline as a live one. */
   private async process(request: KeptRequest, matched: MatchedToken): Promise<void> {
     const { config, options, pipeline } = this.deps;
-    const input: KeptInput = {
-      headers: { ...request.headers, authorization: `Bearer ${matched.key.token}` },
-      body: fromBase64(request.body),
-      receivedAt: request.receivedAt,
-    };
-    let event: WebhookEvent;
+    let verified: Awaited<ReturnType<typeof verifyKept>>;
     try {
-      const admitted = { headers: headerLookup(input.headers), matched };
-      event = await verifyDelivery({ ...config, now: () => request.receivedAt }, input, admitted);
+      verified = await verifyKept(config, request, matched);
     } catch (thrown) {
       // Its token is known but it does not verify: never processed, and the refusal is reported as usual.
-      reportRejection(options, thrown, input.headers);
+      reportRejection(options, thrown, request.headers);
       return;
     }
+    const { event, input } = verified;
     const answer = await pipeline(event, this.handlers ?? options.handlers, input);
     // A failure the service would have retried: keep it for the next pass while the window lasts.
     const until = config.keeper.rotatingUntil();

@@ -28,13 +28,14 @@ export class KeepingReads {
     return true;
   }
 
-  /** Gives back the place of the request whose headers are these, if it took one. */
-  release(headers: unknown): void {
-    if (typeof headers !== 'object' || headers === null) return;
+  /** Gives back the place of the request whose headers are these; false when it took none. */
+  release(headers: unknown): boolean {
+    if (typeof headers !== 'object' || headers === null) return false;
     const at = this.reads.get(headers);
-    if (at === undefined) return;
+    if (at === undefined) return false;
     this.reads.delete(headers);
     const index = this.takenAt.indexOf(at);
     if (index >= 0) this.takenAt.splice(index, 1);
+    return true;
   }
 }

@@ -1,0 +1,20 @@
+/** Width of the time part: 13 digits hold every epoch ms until the year 2286. */
+const TIME_DIGITS = 13;
+const ROW_ID = /^r\.(\d{13})\.[0-9a-f]{12}$/;
+
+/**
+ * A new row id, `r.<received at, 13 digits>.<12 hex>`: fixed width, so ids sort by arrival as
+ * text in every store, and a list's cursor is just the last id seen.
+ */
+export function rowId(receivedAt: number): string {
+  const bytes = globalThis.crypto.getRandomValues(new Uint8Array(6));
+  let random = '';
+  for (const byte of bytes) random += byte.toString(16).padStart(2, '0');
+  return `r.${String(Math.max(0, Math.floor(receivedAt))).padStart(TIME_DIGITS, '0')}.${random}`;
+}
+
+/** When the row of this id was received, epoch ms; undefined for an id {@link rowId} did not make. */
+export function rowTime(id: string): number | undefined {
+  const match = ROW_ID.exec(id);
+  return match ? Number(match[1]) : undefined;
+}

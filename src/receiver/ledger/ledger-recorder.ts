@@ -1,0 +1,159 @@
+import type { KeptRequest } from '../../dedup/kept-requests.js';
+import type { WebhookError } from '../../errors/webhook-error.js';
+import type { WebhookEvent } from '../../events/types.js';
+import { bodyBytes } from '../../input/body.js';
+import { type HeaderLookup, safeHeaderLookup } from '../../input/headers.js';
+import { describeThrown } from '../../internal/describe.js';
+import type { LedgerEntry } from '../../ledger/ledger-row.js';
+import type { LedgerSink, RefusalRecoverer } from '../../ledger/ledger-sink.js';
+import { tokenSha256Hex } from '../../crypto/token-sha256.js';
+import type { Answer } from '../answers.js';
+import type { VerifyConfig } from '../config.js';
+import type { WebhookHandlers } from '../handlers.js';
+import { reportRejection } from '../hooks.js';
+import { toBase64 } from '../kept/kept-encoding.js';
+import { KeepingReads } from '../kept/kept-gate.js';
+import { keptHeaders, VERIFIABLE_HEADERS } from '../kept/kept-headers.js';
+import { verifyKept } from '../kept/kept-verify.js';
+import type { ReceiverOptions } from '../options.js';
+import type { Pipeline } from '../pipeline.js';
+import { bearerStart } from '../tokens/token.js';
+import { refusedEntry, verifiedEntry } from './ledger-entry.js';
+
+/** What a {@link LedgerRecorder} is built from, once per receiver. */
+export interface LedgerRecorderOptions {
+  sink: LedgerSink;
+  config: VerifyConfig;
+  options: ReceiverOptions;
+  pipeline: Pipeline;
+  report: (message: string) => void;
+}
+
+/** A refused request as the ledger is told of it. */
+export interface Refused {
+  headers: unknown;
+  /** The body, when the receiver read it. */
+  body?: unknown;
+  answer: Answer;
+  receivedAt: number;
+}
+
+/**
+ * A receiver's side of its ledger: one row per answered request, refusals rate-limited, the
+ * bodies of 401 and 403 refusals kept with `keepRefused`, and the recovery of what is kept.
+ * Nothing here throws into an answer or makes it wait.
+ */
+export class LedgerRecorder implements RefusalRecoverer {
+  /** The handlers of the last delivery handled: what recovered deliveries are processed with. */
+  handlers: WebhookHandlers | undefined;
+  private readonly reads: KeepingReads;
+
+  constructor(private readonly deps: LedgerRecorderOptions) {
+    this.reads = new KeepingReads(deps.config.now);
+    deps.sink.bind({ report: deps.report, recoverer: this });
+  }
+
+  /**
+   * At a request's head refused for its token (401): whether to read its body anyway, to keep
+   * it for `recover()`. Only with `keepRefused`, for a request that could be verified later,
+   * of a size that can be kept, within the refusal rate limit and at most 4 reads at once.
+   */
+  readsRefused(lookup: HeaderLookup, error: WebhookError, headers: unknown): boolean {
+    const { sink, config } = this.deps;
+    if (!sink.keepRefused || error.status !== 401 || typeof headers !== 'object' || headers === null) return false;
+    if (VERIFIABLE_HEADERS.some((name) => !lookup(name)) || !lookup('authorization')) return false;
+    const declared = lookup('content-length');
+    const most = Math.min(sink.maxKeptBytes, config.maxBodyBytes);
+    if (declared !== undefined && !(Number(declared) > 0 && Number(declared) <= most)) return false;
+    if (!this.reads.take(headers)) return false;
+    if (sink.admitsRefusal()) return true;
+    this.reads.release(headers);
+    return false;
+  }
+
+  verified(event: WebhookEvent, answer: Answer, receivedAt: number): void {
+    try {
+      this.deps.sink.record(verifiedEntry(event, answer, { receivedAt, now: this.deps.config.now() }));
+    } catch (cause) {
+      this.deps.report(`a delivery could not be recorded: ${describeThrown(cause)}`);
+    }
+  }
+
+  refused({ headers, body, answer, receivedAt }: Refused): void {
+    const { sink, config } = this.deps;
+    try {
+      // A request whose body was read to be kept already took its place in the rate limit.
+      if (!this.reads.release(headers) && !sink.admitsRefusal()) return;
+      const lookup = safeHeaderLookup(headers);
+      let bytes: Uint8Array | undefined;
+      try {
+        bytes = body === undefined ? undefined : bodyBytes(body, config.maxBodyBytes);
+      } catch {
+        bytes = undefined;
+      }
+      const entry = refusedEntry(lookup, bytes, answer, { receivedAt, now: config.now() });
+      if (this.keeps(lookup, answer, bytes)) void this.keep(entry, lookup, bytes!);
+      else sink.record(entry);
+    } catch (cause) {
+      this.deps.report(`a refused request could not be recorded: ${describeThrown(cause)}`);
+    }
+  }
+
+  private keeps(lookup: HeaderLookup, answer: Answer, bytes: Uint8Array | undefined): boolean {
+    if (!this.deps.sink.keepRefused || (answer.status !== 401 && answer.status !== 403)) return false;
+    if (bytes === undefined || bytes.byteLength === 0 || bytes.byteLength > this.deps.sink.maxKeptBytes) return false;
+    return lookup('authorization') !== undefined && VERIFIABLE_HEADERS.every((name) => lookup(name) !== undefined);
+  }
+
+  /** Keeps the refused request under its row's id, then records the row (marked kept when it was). */
+  private async keep(entry: LedgerEntry, lookup: HeaderLookup, bytes: Uint8Array): Promise<void> {
+    try {
+      const authorization = lookup('authorization')!;
+      const request: KeptRequest = {
+        id: entry.id,
+        tokenSha256: await tokenSha256Hex(authorization.slice(bearerStart(authorization))),
+        headers: keptHeaders(lookup),
+        body: toBase64(bytes),
+        receivedAt: entry.receivedAt,
+      };
+      if (await this.deps.sink.keep(request)) entry.kept = true;
+    } catch (cause) {
+      this.deps.report(`a refused request could not be kept: ${describeThrown(cause)}`);
+    }
+    this.deps.sink.record(entry);
+  }
+
+  // RefusalRecoverer: what `ledger.recover()` processes kept refusals with.
+
+  async knows(tokenSha256: string): Promise<boolean> {
+    return (await this.deps.config.keeper.matchKept(tokenSha256)) !== undefined;
+  }
+
+  ready(): void {
+    const { options } = this.deps;
+    if (this.handlers === undefined && options.handlers === undefined && options.queue === undefined) {
+      throw new TypeError(
+        'ledger.recover: this receiver has no handlers to process recovered deliveries with: set ' +
+          'createReceiver({ handlers }), use queue mode, or recover after it has handled a delivery.',
+      );
+    }
+  }
+
+  async process(request: KeptRequest): Promise<number | undefined> {
+    const { config, options, pipeline, sink } = this.deps;
+    const handlers = this.handlers ?? options.handlers;
+    const matched = await config.keeper.matchKept(request.tokenSha256);
+    if (!matched) return undefined;
+    let verified: Awaited<ReturnType<typeof verifyKept>>;
+    try {
+      verified = await verifyKept(config, request, matched);
+    } catch (thrown) {
+      reportRejection(options, thrown, request.headers);
+      return undefined;
+    }
+    const receivedAt = config.now();
+    const answer = await pipeline(verified.event, handlers, verified.input);
+    sink.record(verifiedEntry(verified.event, answer, { receivedAt, now: config.now() }, request.id));
+    return answer.status;
+  }
+}

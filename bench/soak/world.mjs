@@ -35,8 +35,13 @@ export function createWorld({ file, tenants, tokenCacheMs, random }) {
       if (Array.isArray(choice)) return choice[Math.floor(random() * choice.length)];
       return choice ?? tenant.tokens[0];
     },
-    /** A token every receiver accepts: hostile requests that must fail a later check use it. */
-    knownToken: (tenant) => tenant.tokens[tenant.tokens.length - 1],
+    /**
+     * A token every receiver accepts and will still accept when the request arrives: hostile
+     * requests that must fail a later check use it. During a rotation that is the old token
+     * until every receiver has read the new one, then the new one, never the token about to
+     * be removed (a request with it in flight at the removal is answered 401, rightly).
+     */
+    knownToken: (tenant) => tenant.known ?? tenant.tokens[tenant.tokens.length - 1],
     /** Answers a random, well-formed token may get now. */
     randomTokenStatuses() {
       // Tenant mode: beyond the lookup budget, 503 `Token unavailable`. A rotation window
@@ -64,6 +69,7 @@ export function createWorld({ file, tenants, tokenCacheMs, random }) {
       tenant.tokens = [fresh, old];
       write();
       await settle();
+      tenant.known = fresh;
       log('rotation: new token added beside the old; deliveries signed with both');
       signing.set(tenant.id, [fresh, old]);
       await sleep(holdMs);
@@ -72,6 +78,7 @@ export function createWorld({ file, tenants, tokenCacheMs, random }) {
       signing.delete(tenant.id);
       await sleep(tokenCacheMs + 3_000);
       tenant.tokens = [fresh];
+      tenant.known = undefined;
       rotatingUntil = undefined;
       write();
       windowOpen = false;

@@ -2,13 +2,18 @@
 const TIME_DIGITS = 13;
 const ROW_ID = /^r\.(\d{13})\.[0-9a-f]{12}$/;
 
+let sequence = 0;
+
 /**
  * A new row id, `r.<received at, 13 digits>.<12 hex>`: fixed width, so ids sort by arrival as
- * text in every store, and a list's cursor is just the last id seen.
+ * text in every store, and a list's cursor is just the last id seen. The hex starts with a
+ * counter of this process, so rows of one millisecond keep their order here; across
+ * instances the rest is random.
  */
 export function rowId(receivedAt: number): string {
-  const bytes = globalThis.crypto.getRandomValues(new Uint8Array(6));
-  let random = '';
+  sequence = (sequence + 1) % 0x10000;
+  const bytes = globalThis.crypto.getRandomValues(new Uint8Array(4));
+  let random = sequence.toString(16).padStart(4, '0');
   for (const byte of bytes) random += byte.toString(16).padStart(2, '0');
   return `r.${String(Math.max(0, Math.floor(receivedAt))).padStart(TIME_DIGITS, '0')}.${random}`;
 }

@@ -4,7 +4,7 @@ const TOKEN_NOTE = `The token comes from the WEBHOOK_TOKEN environment variable,
 --token-env NAME names; never from the command line, where the process list and shell
 history would keep it. It is never printed.`;
 
-export const TOP_HELP = `webhook-cms-receiver: send, sign, probe, diagnose, inspect and replay Webhook CMS deliveries, and walk a token rotation
+export const TOP_HELP = `webhook-cms-receiver: send, sign, probe, diagnose, inspect and replay Webhook CMS deliveries, walk a token rotation, and read the delivery ledger
 
 Usage:
   webhook-cms-receiver send --url URL --event EVENT [options]   send a delivery like the service does
@@ -14,6 +14,7 @@ Usage:
   webhook-cms-receiver inspect [--file FILE] [--target URL]   a local page of the deliveries createInspector recorded
   webhook-cms-receiver replay --engine bullmq|pg-boss --queue NAME [--all]   list and re-run a queue's dead letters
   webhook-cms-receiver rotation [URL]   the zero-loss token rotation steps, and an endpoint's state
+  webhook-cms-receiver ledger list|summary|resend|recover   read the delivery ledger, recover refusals
   webhook-cms-receiver --version
   webhook-cms-receiver <command> --help
 

@@ -1,6 +1,7 @@
 import { diagnoseCommand } from './diagnose.js';
 import { TOP_HELP } from './help.js';
 import { inspectCommand } from './inspect/command.js';
+import { ledgerCommand } from './ledger.js';
 import { redacting, writeJson, type Io } from './io.js';
 import { probeCommand } from './probe.js';
 import { replayCommand } from './replay.js';
@@ -10,7 +11,7 @@ import { signCommand } from './sign.js';
 import { EXIT, UsageError } from './usage-error.js';
 import { packageVersion } from './version.js';
 
-const COMMANDS = ['send', 'sign', 'probe', 'diagnose', 'inspect', 'replay', 'rotation'];
+const COMMANDS = ['send', 'sign', 'probe', 'diagnose', 'inspect', 'replay', 'rotation', 'ledger'];
 const VERSION = ['--version', '-v', 'version'];
 
 /**
@@ -34,6 +35,7 @@ export async function run(argv: string[], io: Io): Promise<number> {
     if (command === 'inspect') return await inspectCommand(args, io);
     if (command === 'replay') return await replayCommand(args, io);
     if (command === 'rotation') return await rotationCommand(args, io);
+    if (command === 'ledger') return await ledgerCommand(args, io);
     if (VERSION.includes(command!)) {
       if (args.includes('--json')) writeJson(io, { version: packageVersion() });
       else io.stdout(`${packageVersion()}\n`);

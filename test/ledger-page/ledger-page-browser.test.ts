@@ -6,6 +6,7 @@ import { ledgerPage, webhookHandler } from 'webhook-cms-receiver/node';
 import { articleSyncPayload, signDelivery } from 'webhook-cms-receiver/testing';
 import { describeWithChromium, launchChromium } from '../helpers/chromium.js';
 import { listen, type RunningServer } from '../helpers/listen.js';
+import { expectedRefusal } from '../testing/quiet.js';
 import { violations, watchedPage } from './browser-page.js';
 import { hostileLedger, VECTORS } from './hostile-ledger.js';
 
@@ -32,7 +33,7 @@ describeWithChromium('the ledger page in a real browser', () => {
       return typeof value === 'function' ? value.bind(target) : value;
     },
   });
-  const receiver = createReceiver({ token: () => token, ledger });
+  const receiver = createReceiver({ token: () => token, ledger, onRejected: expectedRefusal });
   const webhook = webhookHandler(receiver, {
     'article.sync': ({ article }) => {
       handled.push(article.slug);

@@ -9,11 +9,11 @@ import {
 } from 'webhook-cms-receiver';
 import { positiveOption } from '../internal/positive.js';
 import { type DynamoDbClientLike, sender } from './calls.js';
-import { n, ttlOf } from './items.js';
 import { dynamoDbKeptRequests } from './kept-store.js';
-import { batchWrite, getItem, queryItems, updateItem, type WriteRequest } from './ledger-calls.js';
-import { addToMeta, type LedgerContext } from './ledger-context.js';
-import { boundOf, dayOf, idAt, ledgerKeys, rowItem, rowOf, timeOfId } from './ledger-items.js';
+import { batchWrite, getItem, queryItems, type WriteRequest } from './ledger-calls.js';
+import type { LedgerContext } from './ledger-context.js';
+import { copyCounter } from './ledger-copies.js';
+import { dayOf, idAt, ledgerKeys, rowItem, rowOf, timeOfId } from './ledger-items.js';
 import { pruneLedger } from './ledger-prune.js';
 import { checkedTableName } from './table-input.js';
 import { tableCheck } from './table-check.js';
@@ -72,11 +72,13 @@ export function dynamoDbLedgerStore(client: DynamoDbClientLike, options: DynamoD
     },
   };
 
+  const countCopies = copyCounter(context);
+
   return {
     async append(entries) {
       if (entries.length === 0) return;
       await ready();
-      const copies = await countCopies(context, entries);
+      const copies = await countCopies(entries);
       const requests: WriteRequest[] = [];
       for (const [i, entry] of entries.entries()) {
         const row: LedgerRow = { ...entry, copy: copies[i]! };
@@ -113,43 +115,6 @@ export function dynamoDbLedgerStore(client: DynamoDbClientLike, options: DynamoD
     },
     refusals: dynamoDbKeptRequests(send, table, `${prefix}ledger-refused:`, ready, options.now),
   };
-}
-
-/**
- * Raises the copy counter of each tenant and delivery id in the batch (one UpdateItem each)
- * and the meta item (days, rows per bound), all at once; resolves to each entry's `copy`.
- */
-async function countCopies(context: LedgerContext, entries: readonly LedgerRow[] | readonly Omit<LedgerRow, 'copy'>[]) {
-  const { send, table, keys, retentionMs } = context;
-  const copies = entries.map(() => 0);
-  const byDelivery = new Map<string, number[]>();
-  const days = new Set<string>();
-  const bounds = new Map<string, number>();
-  let newest = 0;
-  for (const [i, entry] of entries.entries()) {
-    days.add(dayOf(entry.receivedAt));
-    bounds.set(boundOf(entry), (bounds.get(boundOf(entry)) ?? 0) + 1);
-    newest = Math.max(newest, entry.receivedAt);
-    if (entry.deliveryId === null) continue;
-    const pk = await keys.copy(entry);
-    const at = byDelivery.get(pk);
-    if (at) at.push(i);
-    else byDelivery.set(pk, [i]);
-  }
-  const counted = [...byDelivery].map(async ([pk, at]) => {
-    const attributes = await updateItem(send, table, {
-      Key: { pk: { S: pk }, sk: { S: 'copy' } },
-      UpdateExpression: 'SET #ttl = :ttl ADD #copies :count',
-      ExpressionAttributeNames: { '#ttl': 'expiresAt', '#copies': 'copies' },
-      ExpressionAttributeValues: { ':ttl': ttlOf(newest + retentionMs), ':count': n(at.length) },
-    });
-    const total = Number(attributes.copies?.N ?? at.length);
-    at.forEach((index, j) => {
-      copies[index] = Math.max(1, total - at.length + 1 + j);
-    });
-  });
-  await Promise.all([...counted, addToMeta(context, bounds, [...days])]);
-  return copies;
 }
 
 /**

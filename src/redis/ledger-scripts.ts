@@ -36,31 +36,35 @@ export const APPEND_FIELDS = 9;
  * ARGV: prefix, TTL ms, then per row: id, JSON without `copy` (ending in `}`), tenant, delivery
  * id, article id, recovered from (each `''` for null, else `=` and the value), verified (`1`
  * or `0`), status / 100, `<hour>:<outcome>`. One call writes a whole batch: one round trip.
+ * A row whose id is on record already is skipped, so a batch sent again is written once.
  * Every key written gets the retention as its TTL, a backstop for a ledger nobody prunes.
  */
 export const APPEND_SCRIPT = `${INDEX_FUNCTIONS}
 local touched = {[P .. 'rows'] = true, [P .. 'meta'] = true, [P .. 'hours'] = true}
 for i = 3, #ARGV, ${APPEND_FIELDS} do
   local id, json, tenant, delivery, article, recovered, verified, hundred, hour = unpack(ARGV, i, i + ${APPEND_FIELDS - 1})
-  local copy = 0
-  if delivery ~= '' then
-    copy = redis.call('HINCRBY', P .. 'copies', copy_field(tenant, delivery), 1)
-    touched[P .. 'copies'] = true
-  end
-  redis.call('HSET', P .. 'rows', id, string.sub(json, 1, -2) .. ',"copy":' .. copy .. '}')
-  redis.call('HSET', P .. 'meta', id, cjson.encode({tenant, delivery, article, recovered, verified, hundred, hour}))
-  for _, key in ipairs(index_keys(tenant, delivery, article, recovered, verified, hundred)) do
-    redis.call('ZADD', key, 0, id)
-    touched[key] = true
-  end
-  if verified == '1' then
-    redis.call('SADD', P .. 'tenants', P .. 'v' .. tenant)
-    touched[P .. 'tenants'] = true
-  end
-  redis.call('HINCRBY', P .. 'hours', hour, 1)
-  if tenant ~= '' then
-    redis.call('HINCRBY', P .. 'hours' .. tenant, hour, 1)
-    touched[P .. 'hours' .. tenant] = true
+  -- A batch written again (its answer was lost, though it ran) counts each row once.
+  if redis.call('HEXISTS', P .. 'rows', id) == 0 then
+    local copy = 0
+    if delivery ~= '' then
+      copy = redis.call('HINCRBY', P .. 'copies', copy_field(tenant, delivery), 1)
+      touched[P .. 'copies'] = true
+    end
+    redis.call('HSET', P .. 'rows', id, string.sub(json, 1, -2) .. ',"copy":' .. copy .. '}')
+    redis.call('HSET', P .. 'meta', id, cjson.encode({tenant, delivery, article, recovered, verified, hundred, hour}))
+    for _, key in ipairs(index_keys(tenant, delivery, article, recovered, verified, hundred)) do
+      redis.call('ZADD', key, 0, id)
+      touched[key] = true
+    end
+    if verified == '1' then
+      redis.call('SADD', P .. 'tenants', P .. 'v' .. tenant)
+      touched[P .. 'tenants'] = true
+    end
+    redis.call('HINCRBY', P .. 'hours', hour, 1)
+    if tenant ~= '' then
+      redis.call('HINCRBY', P .. 'hours' .. tenant, hour, 1)
+      touched[P .. 'hours' .. tenant] = true
+    end
   end
 end
 for key in pairs(touched) do redis.call('PEXPIRE', key, ARGV[2]) end

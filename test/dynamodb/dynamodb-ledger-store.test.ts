@@ -2,7 +2,7 @@ import { CreateTableCommand, UpdateTimeToLiveCommand } from '@aws-sdk/client-dyn
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { dynamoDbLedgerStore, dynamoDbLedgerTableInput, dynamoDbTimeToLiveInput } from 'webhook-cms-receiver/dynamodb';
 import { checkLedgerStore } from 'webhook-cms-receiver/testing';
-import { expectLikeMemoryStore } from '../stores/ledger-differential.js';
+import { expectLikeMemoryStore, expectRetriedAppendOnce } from '../stores/ledger-differential.js';
 import { describeWithDynamoDb, freshPrefix, localClient } from './dynamodb-clients.js';
 import { injectFaults } from './fault-middleware.js';
 
@@ -15,6 +15,12 @@ describeWithDynamoDb('dynamoDbLedgerStore answers as the memory store does', () 
     await client.send(new UpdateTimeToLiveCommand(dynamoDbTimeToLiveInput(table)));
   });
   afterAll(() => client.destroy());
+
+  it('a batch written twice is on record once', async () => {
+    await expectRetriedAppendOnce(
+      dynamoDbLedgerStore(client, { table, keyPrefix: freshPrefix(), requestTimeoutMs: 20_000 }),
+    );
+  });
 
   it('passes the ledger store kit', { timeout: 300_000 }, async () => {
     const report = await checkLedgerStore(

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { redisLedgerStore } from 'webhook-cms-receiver/redis';
 import { checkLedgerStore } from 'webhook-cms-receiver/testing';
-import { expectLikeMemoryStore } from '../stores/ledger-differential.js';
+import { expectLikeMemoryStore, expectRetriedAppendOnce } from '../stores/ledger-differential.js';
 import {
   clientNames,
   connect,
@@ -23,6 +23,10 @@ export function redisLedgerScenarios(majors: { redis: number; ioredis: number })
         redis = await connect(name);
       });
       afterAll(() => redis.close());
+
+      it(`with ${name}: a batch written twice is on record once`, async () => {
+        await expectRetriedAppendOnce(redisLedgerStore(redis.client, { keyPrefix: freshPrefix() }));
+      });
 
       it(`with ${name}: passes the ledger store kit`, async () => {
         const report = await checkLedgerStore(() => redisLedgerStore(redis.client, { keyPrefix: freshPrefix() }), {

@@ -108,3 +108,22 @@ async function pages(store: LedgerStore, filter: Omit<LedgerFilter, 'limit'>, li
   } while (cursor && seen.length < 100);
   return seen;
 }
+
+/**
+ * A batch written twice (the ledger retries a write whose answer was lost, though it landed)
+ * is on record once: each row listed once, its copy and its hour counted once.
+ */
+export async function expectRetriedAppendOnce(store: LedgerStore): Promise<void> {
+  const [first, second, third] = entries(3).map((row) => ({ ...row, deliveryId: 'd-retried', tenant: null }));
+  await store.append([first!, second!]);
+  await store.append([first!, second!]);
+  await store.append([third!]);
+  const { rows } = await store.list({ limit: 10 });
+  expect(rows.map((row) => [row.id, row.copy])).toEqual([
+    [third!.id, 3],
+    [second!.id, 2],
+    [first!.id, 1],
+  ]);
+  const hours = await store.summary({ since: START - HOUR, until: START + 11 * HOUR });
+  expect(hours.reduce((sum, hour) => sum + hour.delivered + hour.refused + hour.rejected + hour.failed, 0)).toBe(3);
+}

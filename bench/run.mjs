@@ -24,6 +24,7 @@ const { storesSuite } = await import('./suites/stores.mjs');
 const { dynamoDbSuite, dynamoDbReport, dynamoDbVerdicts } = await import('./suites/dynamodb.mjs');
 const { concurrencySuite, concurrencyReport, concurrencyVerdicts } = await import('./suites/concurrency.mjs');
 const { telemetrySuite, telemetryVerdicts } = await import('./suites/telemetry.mjs');
+const { ledgerSuite, ledgerReport } = await import('./suites/ledger.mjs');
 const { tenantsSuite, tenantsReport } = await import('./suites/tenants.mjs');
 const { queueSuite, queueReport, queueVerdicts } = await import('./suites/queue.mjs');
 const { queueMemorySuite, queueMemoryReport } = await import('./suites/queue-memory.mjs');
@@ -66,6 +67,8 @@ step(
   'handle() over HTTP at 1, 16 and 64 concurrent requests with each shared store (starts Redis, a Redis Cluster and Postgres)',
 );
 const concurrency = await concurrencySuite(quick ? { rounds: 1, perCell: 100 } : { rounds: 5, perCell: 3_000 });
+step('the delivery ledger over HTTP at 64 concurrent requests, Postgres and Redis, with and without (starts both)');
+const ledger = await ledgerSuite(quick ? { rounds: 1, perCell: 100 } : { rounds: 7, perCell: 3_000 });
 step('queue mode on BullMQ: answer latency, and worker throughput with 1, 2 and 4 workers (starts Redis)');
 const queue = await queueSuite(
   quick
@@ -111,6 +114,7 @@ const sections = [
   `### handle() with each dedup store\n\nFresh 1 KiB deliveries (each claims and completes), one at a time, in wall time (a store mostly waits on its server); ${stores.rows.length} stores in interleaved rounds. Servers on loopback, started for the run (Postgres with fsync off); round trips (Redis scripts) and statements (Postgres, BEGIN and COMMIT included) counted per delivery in a separate pass.${stores.skipped.map(([name, why]) => ` Not measured: ${name} (${why}).`).join('')} The Durable Object store needs workerd and is not measured here.\n\n${storesTable(stores.rows)}`,
   `### The DynamoDB store against Powertools idempotency\n\nThe same receiver and handler (20 ms) on one DynamoDB Local, ${dynamodb.deliveries ?? 0} deliveries each, new then sent again; round trips are the SDK's HTTP attempts, capacity what ReturnConsumedCapacity reports (a write refused by its condition is charged but reports none, so those are counted apart).\n\n${dynamoDbReport(dynamodb)}`,
   `### handle() over HTTP under concurrency, with each shared store\n\n${concurrencyReport(concurrency)}`,
+  `### The delivery ledger over HTTP\n\n${ledgerReport(ledger)}`,
   `### Queue mode on BullMQ\n\nA real Redis on loopback, started for the run. The answer p99 with the Redis store is a target (issue 37: ≤ 1.5 ms); the rest is for reference.\n\n${queueReport(queue)}`,
   `### Queue mode on BullMQ: Redis memory\n\n${queueMemoryReport(queueMemory)}`,
   `### /publish: recordSlug per delivery\n\nA rename of an existing article and a new article, alternating, in a history already holding that many articles; median over rounds. It must not grow with the history (it used to copy the whole history: 11 ms at 10,000 articles).\n\n${publishTable(publish)}`,

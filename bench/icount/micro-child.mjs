@@ -19,8 +19,9 @@ const inputs = subject.inputs(size, 1 + warmup + calls * windows);
 let sink;
 
 const first = await fn(inputs[0]);
-if ((first?.type ?? first?.event ?? (first?.status === 200 ? 'article.sync' : undefined)) !== 'article.sync')
-  throw new Error(`${name} did not accept the bench delivery`);
+const accepted = first?.type ?? first?.event ?? (first?.status === 200 ? 'article.sync' : undefined);
+if (subject.refuses ? first?.status !== 401 : accepted !== 'article.sync')
+  throw new Error(`${name} did not ${subject.refuses ? 'refuse' : 'accept'} the bench delivery`);
 
 // Calls run in chunks through one small function that the warm-up calls often enough to be
 // optimised whole: one long loop would tier up by on-stack replacement mid-window.

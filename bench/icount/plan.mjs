@@ -63,6 +63,11 @@ const VERIFY_SUBJECTS = [
   ['stripe', ALL_SIZES],
   ['handle()', [1024, 16384], GROWING],
   ['deduplicating limit', [1024, 16384], GROWING],
+  // The delivery ledger (issue 48, bench/suites/ledger-icount.mjs): its rows grow like dedup's.
+  ['handle(), memory ledger', [1024], GROWING],
+  ['handle(), refused', [1024], GROWING],
+  ['handle(), refused, memory ledger', [1024], GROWING],
+  ['handle(), refused, memory ledger, each recorded', [1024], GROWING],
 ];
 export const FRAMEWORKS = [
   'node:http',
@@ -122,6 +127,10 @@ export const RATIOS = [
   ...ALL_SIZES.map((size) => ratio('stripe', 'verify()', size, 1.5, size === 1024)),
   ratio('deduplicating limit', 'handle()', 1024, 0.97, true),
   ratio('deduplicating limit', 'handle()', 16384, 0.97, false),
+  // What the delivery ledger costs (issue 48 item 6): no target, stated in BENCHMARKS.md.
+  ratio('handle()', 'handle(), memory ledger', 1024, undefined, false),
+  ratio('handle(), refused', 'handle(), refused, memory ledger', 1024, undefined, false),
+  ratio('handle(), refused', 'handle(), refused, memory ledger, each recorded', 1024, undefined, false),
   ...FRAMEWORKS.map((framework) => ({
     id: `${framework}: bare route ÷ adapter`,
     reference: `${framework} bare`,

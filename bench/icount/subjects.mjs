@@ -6,6 +6,7 @@ import { createReceiver } from 'webhook-cms-receiver';
 import { articleBody, freshDeliveries, signedDelivery } from '../lib/deliveries.mjs';
 import { dedupLimit, limit, limitFastestHmac, octokit, stripeConstructEvent, withPeerHeaders } from '../lib/peers.mjs';
 import { TOKEN } from '../lib/deliveries.mjs';
+import { LEDGER_SUBJECTS } from '../suites/ledger-icount.mjs';
 
 const handlers = { 'article.sync': () => {} };
 
@@ -42,4 +43,5 @@ export const SUBJECTS = {
     inputs: freshDeliveries,
   },
   'deduplicating limit': { make: () => dedupLimit(), inputs: freshDeliveries },
+  ...LEDGER_SUBJECTS,
 };

@@ -31,27 +31,36 @@ export type WriteRequest = { PutRequest: { Item: Item } } | { DeleteRequest: { K
 export async function batchWrite(send: Send, table: string, requests: readonly WriteRequest[]): Promise<void> {
   const chunks: WriteRequest[][] = [];
   for (let i = 0; i < requests.length; i += BATCH_ITEMS) chunks.push(requests.slice(i, i + BATCH_ITEMS));
+  await inParallel(chunks, async (chunk) => {
+    let pending = chunk;
+    for (let round = 0; pending.length > 0; round++) {
+      if (round === UNPROCESSED_ROUNDS) {
+        throw new Error(
+          `dynamoDbLedger: DynamoDB left ${pending.length} item(s) unprocessed after ${round} rounds (throttled); ` +
+            'the rows are retried later. Raise the table’s capacity, or use on-demand billing.',
+        );
+      }
+      if (round > 0) await sleep(Math.min(1000, 25 * 2 ** round) * (0.5 + Math.random() / 2));
+      const output = await send<BatchWriteItemCommandOutput>(
+        'write ledger rows (dynamodb:BatchWriteItem)',
+        new BatchWriteItemCommand({ RequestItems: { [table]: pending } }),
+      );
+      pending = (output.UnprocessedItems?.[table] ?? []) as WriteRequest[];
+    }
+  });
+}
+
+/**
+ * Runs `step` on every item, at most 8 at once: a batch of 500 rows names up to 500 delivery
+ * ids, and that many calls at once would queue behind the SDK's sockets until their time
+ * limit passed.
+ */
+export async function inParallel<T>(items: readonly T[], step: (item: T) => Promise<void>): Promise<void> {
   let next = 0;
   const worker = async () => {
-    while (next < chunks.length) {
-      let pending = chunks[next++]!;
-      for (let round = 0; pending.length > 0; round++) {
-        if (round === UNPROCESSED_ROUNDS) {
-          throw new Error(
-            `dynamoDbLedger: DynamoDB left ${pending.length} item(s) unprocessed after ${round} rounds (throttled); ` +
-              'the rows are retried later. Raise the table’s capacity, or use on-demand billing.',
-          );
-        }
-        if (round > 0) await sleep(Math.min(1000, 25 * 2 ** round) * (0.5 + Math.random() / 2));
-        const output = await send<BatchWriteItemCommandOutput>(
-          'write ledger rows (dynamodb:BatchWriteItem)',
-          new BatchWriteItemCommand({ RequestItems: { [table]: pending } }),
-        );
-        pending = (output.UnprocessedItems?.[table] ?? []) as WriteRequest[];
-      }
-    }
+    while (next < items.length) await step(items[next++]!);
   };
-  await Promise.all(Array.from({ length: Math.min(PARALLEL, chunks.length) }, worker));
+  await Promise.all(Array.from({ length: Math.min(PARALLEL, items.length) }, worker));
 }
 
 /** What {@link queryItems} reads: one partition, a sort key range, in one direction. */

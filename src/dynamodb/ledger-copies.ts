@@ -1,6 +1,6 @@
 import type { LedgerEntry } from 'webhook-cms-receiver';
 import { n, ttlOf } from './items.js';
-import { updateItem } from './ledger-calls.js';
+import { inParallel, updateItem } from './ledger-calls.js';
 import { addToMeta, type LedgerContext } from './ledger-context.js';
 import { boundOf, dayOf } from './ledger-items.js';
 
@@ -9,7 +9,7 @@ const REMEMBERED = 10_000;
 
 /**
  * Assigns each entry its `copy`: one UpdateItem ADD per tenant and delivery id in the batch
- * (the counter's new value gives the batch's copies), in parallel with one update of the meta
+ * (the counter's new value gives the batch's copies; 8 at once), beside one update of the meta
  * item (days with rows, rows per prune bound). A row counted already keeps the copy it got:
  * the ledger writes a batch again when its answer was lost, and the counters must not count
  * it twice. Resolves to the copies, in the entries' order.
@@ -40,7 +40,7 @@ export function copyCounter(context: LedgerContext): (entries: readonly LedgerEn
       if (at) at.push(i);
       else byDelivery.set(pk, [i]);
     }
-    const counted = [...byDelivery].map(async ([pk, at]) => {
+    const counted = inParallel([...byDelivery], async ([pk, at]) => {
       const attributes = await updateItem(send, table, {
         Key: { pk: { S: pk }, sk: { S: 'copy' } },
         UpdateExpression: 'SET #ttl = :ttl ADD #copies :count',
@@ -52,7 +52,7 @@ export function copyCounter(context: LedgerContext): (entries: readonly LedgerEn
         copies[index] = Math.max(1, total - at.length + 1 + j);
       });
     });
-    await Promise.all([...counted, addToMeta(context, bounds, [...days])]);
+    await Promise.all([counted, addToMeta(context, bounds, [...days])]);
     for (const i of fresh) remember(entries[i]!.id, copies[i]!);
     return copies;
   };

@@ -1,6 +1,6 @@
 import type { LedgerLimits, LedgerRow } from 'webhook-cms-receiver';
 import { n } from './items.js';
-import { batchWrite, getItem, queryItems, updateItem, type WriteRequest } from './ledger-calls.js';
+import { batchWrite, getItem, inParallel, queryItems, updateItem, type WriteRequest } from './ledger-calls.js';
 import { boundOf, dayStart, idAt, rowOf } from './ledger-items.js';
 import { addToMeta, type LedgerContext } from './ledger-context.js';
 
@@ -103,16 +103,14 @@ async function dropRows(context: LedgerContext, rows: readonly LedgerRow[]): Pro
     }
   }
   await batchWrite(context.send, context.table, requests);
-  await Promise.all(
-    [...copies].map(([pk, count]) =>
-      updateItem(context.send, context.table, {
-        Key: { pk: { S: pk }, sk: { S: 'copy' } },
-        UpdateExpression: 'ADD #copies :minus',
-        ExpressionAttributeNames: { '#copies': 'copies' },
-        ExpressionAttributeValues: { ':minus': n(-count) },
-      }),
-    ),
-  );
+  await inParallel([...copies], async ([pk, count]) => {
+    await updateItem(context.send, context.table, {
+      Key: { pk: { S: pk }, sk: { S: 'copy' } },
+      UpdateExpression: 'ADD #copies :minus',
+      ExpressionAttributeNames: { '#copies': 'copies' },
+      ExpressionAttributeValues: { ':minus': n(-count) },
+    });
+  });
 }
 
 /** Sets every bound's count to what the walk kept (0 for a bound it found no row of). */

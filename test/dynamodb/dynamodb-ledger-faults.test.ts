@@ -75,4 +75,36 @@ describeWithDynamoDb('dynamoDbLedger when DynamoDB is unreachable or throttles',
       ['ok', 1],
     ]);
   }, 60_000);
+
+  it('sends again the items DynamoDB leaves unprocessed, until every row is written', async () => {
+    const partial = localClient(undefined, { maxAttempts: 2 });
+    let cut = 0;
+    // DynamoDB answers a BatchWriteItem with the items it did not write: the first five calls write half.
+    partial.middlewareStack.add(
+      (next, context) => async (args) => {
+        const input = args.input as { RequestItems?: Record<string, unknown[]> };
+        if (context.commandName !== 'BatchWriteItemCommand' || cut >= 5 || !input.RequestItems?.[table])
+          return next(args);
+        cut++;
+        const items = input.RequestItems[table]!;
+        const half = Math.ceil(items.length / 2);
+        const result = await next({ ...args, input: { ...input, RequestItems: { [table]: items.slice(0, half) } } });
+        (result.output as { UnprocessedItems?: unknown }).UnprocessedItems = { [table]: items.slice(half) };
+        return result;
+      },
+      { step: 'initialize', name: 'leaveUnprocessed' },
+    );
+    const ledger = dynamoDbLedger(partial, { table, keyPrefix: freshPrefix(), requestTimeoutMs: 20_000 });
+    const { warnings, send } = receiverOn(ledger);
+    const statuses: number[] = [];
+    for (let i = 0; i < 12; i++) statuses.push(await send());
+    await ledger.flush();
+    expect(statuses).toEqual(Array(12).fill(200));
+    expect(cut).toBe(5);
+    expect(warnings).toEqual([]);
+    const { rows } = await ledger.list();
+    expect(rows).toHaveLength(12);
+    for (const row of rows) expect((await ledger.list({ article: row.articleId! })).rows).toEqual([row]);
+    partial.destroy();
+  }, 60_000);
 });

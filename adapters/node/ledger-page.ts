@@ -21,27 +21,19 @@ export interface NodeLedgerPageOptions<Req extends LedgerPageRequest = LedgerPag
   authorize: (req: Req) => boolean | Promise<boolean>;
 }
 
-// The page's own answers carry these and more; this one comes before the page can answer.
-const BAD_REQUEST_HEADERS = {
-  'content-type': 'text/html; charset=utf-8',
-  'content-security-policy': "default-src 'none'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'",
-  'x-content-type-options': 'nosniff',
-  'referrer-policy': 'no-referrer',
-  'cache-control': 'no-store',
-  'x-frame-options': 'DENY',
-};
-
-/** The Fetch `Request` the page reads for a Node request: method, URL and headers; the page reads no body. */
+/**
+ * The Fetch `Request` the page reads for a Node request: method, URL and headers (the page
+ * reads no body). A Host that makes no URL becomes `localhost`: pages still show, and a POST
+ * then fails the page's same-origin check.
+ */
 function fetchRequest(req: LedgerPageRequest): Request {
   const headers = new Headers();
-  for (const [name, value] of Object.entries(req.headers)) {
-    if (name.startsWith(':') || value === undefined) continue;
-    for (const one of typeof value === 'string' ? [value] : value) headers.append(name, one);
-  }
-  const protocol = req.protocol ?? (req.socket?.encrypted ? 'https' : 'http');
-  const host = headers.get('host') ?? 'localhost';
-  return new Request(new URL(req.originalUrl ?? req.url ?? '/', `${protocol}://${host}`), {
-    method: req.method ?? 'GET',
+  for (const [name, value] of Object.entries(req.headers))
+    if (!name.startsWith(':')) for (const one of [value ?? []].flat()) headers.append(name, one);
+  const path = req.originalUrl ?? req.url ?? '/';
+  const origin = `${req.protocol ?? (req.socket?.encrypted ? 'https' : 'http')}://${headers.get('host')}`;
+  return new Request(new URL(path, URL.canParse(origin) ? origin : 'http://localhost'), {
+    method: req.method,
     headers,
   });
 }
@@ -62,34 +54,15 @@ export function ledgerPage<Req extends LedgerPageRequest = LedgerPageRequest>(
   ledger: Ledger,
   options: NodeLedgerPageOptions<Req>,
 ): (req: Req, res: NodeResponse) => Promise<void> {
-  const nodeRequests = new WeakMap<Request, Req>();
-  const authorize = options?.authorize;
-  const page = fetchLedgerPage(ledger, {
-    ...options,
-    // The core checks the option and answers 403 or 500; the user's check sees the Node request.
-    authorize:
-      typeof authorize === 'function'
-        ? (request: Request) => authorize(nodeRequests.get(request) as Req)
-        : (authorize as never),
-  });
+  const { authorize } = options ?? {};
+  // The core checks the option and answers 403 or 500; the user's check gets the Node request.
+  const check = typeof authorize === 'function' ? (_request: Request, req?: Req) => authorize(req as Req) : authorize;
+  const page = fetchLedgerPage<Req>(ledger, { ...options, authorize: check });
   return async (req, res) => {
-    let request: Request;
-    try {
-      request = fetchRequest(req);
-    } catch {
-      res.writeHead(400, BAD_REQUEST_HEADERS);
-      res.end('<!doctype html><title>Bad request</title><p>The Host header or the URL is not valid.</p>');
-      return;
-    }
-    nodeRequests.set(request, req);
-    const response = await page(request);
-    const headers: Record<string, string> = {};
-    response.headers.forEach((value, name) => {
-      headers[name] = value;
-    });
+    const response = await page(fetchRequest(req), req);
     const body = await response.text();
     if (res.headersSent || res.writableEnded) return;
-    res.writeHead(response.status, headers);
+    res.writeHead(response.status, Object.fromEntries(response.headers));
     res.end(body);
   };
 }

@@ -87,6 +87,25 @@ describe('ledgerPage', () => {
     expect(no.headers.get('content-security-policy')).toMatch(/^default-src 'none'/);
   });
 
+  it('hands authorize the context the host passed beside the request', async () => {
+    const { ledger } = fixedLedger([row({})]);
+    const seen: unknown[] = [];
+    const page = ledgerPage(ledger, {
+      authorize: (request, context: { user?: string } | undefined) => {
+        seen.push([request.url, context]);
+        return context?.user === 'alice';
+      },
+    });
+    expect((await page(new Request(BASE), { user: 'alice' })).status).toBe(200);
+    expect((await page(new Request(BASE), { user: 'mallory' })).status).toBe(403);
+    expect((await page(new Request(BASE))).status).toBe(403);
+    expect(seen).toEqual([
+      [BASE, { user: 'alice' }],
+      [BASE, { user: 'mallory' }],
+      [BASE, undefined],
+    ]);
+  });
+
   it('maps the filters onto ledger.list and links the next page by its cursor', async () => {
     const { ledger, calls } = fixedLedger([row({})]);
     const page = ledgerPage(ledger, { authorize: () => true, now: () => NOW });

@@ -7,15 +7,16 @@ import { ledgerView, messagePage, type PageData } from './page-view.js';
 import { type PageAnswer, pageResponse } from './security-headers.js';
 import { isSameOriginPost } from './same-origin.js';
 
-/** Options of {@link ledgerPage}. */
-export interface LedgerPageOptions {
+/** Options of {@link ledgerPage}; `Context` is what your host passes the handler beside the request. */
+export interface LedgerPageOptions<Context = unknown> {
   /**
    * Required: whether this request may see the ledger (and press Recover). Check your own
-   * session or login here; `false` answers 403 with nothing from the ledger, a throw 500.
-   * There is no open default: the ledger holds your articles' metadata and what refused
-   * requests claimed.
+   * session or login here, from the request or the `context` you hand the page (Hono's `c`,
+   * the Node request); only `true` shows the page: anything else answers 403 with nothing
+   * from the ledger, a throw 500. There is no open default: the ledger holds your articles'
+   * metadata and what refused requests claimed.
    */
-  authorize: (request: Request) => boolean | Promise<boolean>;
+  authorize: (request: Request, context: Context | undefined) => boolean | Promise<boolean>;
   /** The page's title and heading (default `Webhook deliveries`). */
   title?: string;
   /** Rows per page (default 50, at most 1000). */
@@ -31,7 +32,7 @@ export interface LedgerPageOptions {
 const HOUR_MS = 3_600_000;
 const ALLOW = 'GET, HEAD, POST';
 
-function checkOptions(options: LedgerPageOptions | undefined): void {
+function checkOptions(options: LedgerPageOptions<never> | undefined): void {
   const authorize = (options as { authorize?: unknown } | undefined)?.authorize;
   if (typeof authorize !== 'function')
     throw new TypeError(
@@ -67,11 +68,15 @@ function bounded(value: unknown, fallback: number, max: number, name: string): n
  * import { createReceiver, ledgerPage, memoryLedger } from 'webhook-cms-receiver';
  * const ledger = memoryLedger({ keepRefused: true });
  * const receiver = createReceiver({ token: process.env.WEBHOOK_TOKEN, ledger });
- * const page = ledgerPage(ledger, { authorize: (request) => isAdmin(request) });
- * // Hono: app.all('/admin/deliveries', (c) => page(c.req.raw));
+ * // Hono, behind the app's login middleware: `c` is handed on to authorize.
+ * const page = ledgerPage(ledger, { authorize: (_request, c: Context) => c?.get('user')?.role === 'admin' });
+ * app.all('/admin/deliveries', (c) => page(c.req.raw, c));
  * ```
  */
-export function ledgerPage(ledger: Ledger, options: LedgerPageOptions): (request: Request) => Promise<Response> {
+export function ledgerPage<Context = unknown>(
+  ledger: Ledger,
+  options: LedgerPageOptions<Context>,
+): (request: Request, context?: Context) => Promise<Response> {
   checkOptions(options);
   const { authorize } = options;
   const title = options.title ?? 'Webhook deliveries';
@@ -85,9 +90,9 @@ export function ledgerPage(ledger: Ledger, options: LedgerPageOptions): (request
     ...(headers ? { headers } : {}),
   });
 
-  async function allowed(request: Request): Promise<PageAnswer | undefined> {
+  async function allowed(request: Request, context: Context | undefined): Promise<PageAnswer | undefined> {
     try {
-      if ((await authorize(request)) === true) return undefined;
+      if ((await authorize(request, context)) === true) return undefined;
       return message(403, 'Forbidden', 'You are not allowed to see this page.');
     } catch (error) {
       log.error('the ledger page: authorize threw; answered 500', { err: error });
@@ -143,13 +148,13 @@ export function ledgerPage(ledger: Ledger, options: LedgerPageOptions): (request
     }
   }
 
-  async function answer(request: Request): Promise<PageAnswer> {
+  async function answer(request: Request, context: Context | undefined): Promise<PageAnswer> {
     const method = request.method.toUpperCase();
     if (method !== 'GET' && method !== 'HEAD' && method !== 'POST')
       return message(405, 'Method not allowed', 'This page answers GET, and POST from its own form.', { allow: ALLOW });
     if (method === 'POST' && !isSameOriginPost(request))
       return message(403, 'Forbidden', 'A POST from another site is refused: press the button on this page itself.');
-    const refused = await allowed(request);
+    const refused = await allowed(request, context);
     if (refused) return refused;
     if (method !== 'POST') return view(request);
     const action = new URL(request.url).searchParams.get('action');
@@ -157,10 +162,10 @@ export function ledgerPage(ledger: Ledger, options: LedgerPageOptions): (request
     return message(400, 'Unknown action', "The page's only POST action is Recover.");
   }
 
-  return async (request) => {
+  return async (request, context) => {
     const method = request.method.toUpperCase();
     try {
-      return await pageResponse(await answer(request), method);
+      return await pageResponse(await answer(request, context), method);
     } catch (error) {
       log.error('the ledger page failed; answered 500', { err: error });
       return pageResponse(message(500, 'Error', 'The page failed; the error is in the server log.'), method);

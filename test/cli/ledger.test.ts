@@ -98,6 +98,18 @@ async function endpoint(token: string, ledger: Ledger, handlers: WebhookHandlers
         },
       });
       try {
+        // An endpoint that still refuses (the old token): nothing is taken out of the ledger.
+        const down = await listen(
+          createServer((_req, res) => {
+            res.statusCode = 401;
+            res.end();
+          }),
+        );
+        const failing = await cli(['recover', '--url', `${down.url}/webhook`], { WEBHOOK_TOKEN: NEW });
+        await down.close();
+        expect(failing.stdout).toContain('0 recovered, 3 failed, 1 still unverified');
+        expect(failing.code).toBe(1);
+
         const url = `${fresh.url}/webhook`;
         const first = await cli(['recover', '--url', url], { WEBHOOK_TOKEN: NEW });
         expect(first.stderr).toBe('');

@@ -3,10 +3,25 @@ import type { DynamoDbClientLike } from './calls.js';
 import { dynamoDbLedgerStore } from './ledger-store.js';
 import { type DynamoDbTableInput, dynamoDbTableInput } from './table-input.js';
 
-/** The table name {@link dynamoDbLedgerTableInput} uses when none is given: `webhook-ledger`. */
+/**
+ * The table name {@link dynamoDbLedgerTableInput} uses when none is given: `webhook-ledger`.
+ *
+ * @example
+ * ```ts
+ * const ledger = dynamoDbLedger(client, { table: DEFAULT_DYNAMODB_LEDGER_TABLE });
+ * ```
+ */
 export const DEFAULT_DYNAMODB_LEDGER_TABLE = 'webhook-ledger';
 
-/** Options of {@link dynamoDbLedger}: every ledger's, and where its items live. */
+/**
+ * Options of {@link dynamoDbLedger}: every ledger's, and where its items live.
+ *
+ * @example
+ * ```ts
+ * const options: DynamoDbLedgerOptions = { table: 'webhook-ledger', retentionMs: 7 * 86_400_000, keepRefused: true };
+ * const ledger = dynamoDbLedger(new DynamoDBClient({}), options);
+ * ```
+ */
 export interface DynamoDbLedgerOptions extends LedgerOptions {
   /**
    * The table, created from `dynamoDbLedgerTableInput(table)` with Time to Live on `expiresAt`.

@@ -18,7 +18,14 @@ import { pruneLedger } from './ledger-prune.js';
 import { checkedTableName } from './table-input.js';
 import { tableCheck } from './table-check.js';
 
-/** Options of {@link dynamoDbLedgerStore}. */
+/**
+ * Options of {@link dynamoDbLedgerStore}.
+ *
+ * @example
+ * ```ts
+ * const store = dynamoDbLedgerStore(client, { table: 'webhook-deliveries', keyPrefix: 'site-a:' });
+ * ```
+ */
 export interface DynamoDbLedgerStoreOptions {
   /** The table, created from `dynamoDbLedgerTableInput(table)` (or the dedup store's own table) with Time to Live on `expiresAt`. */
   table: string;

@@ -15,7 +15,14 @@ import { DEFAULT_KEY_PREFIX } from './keys.js';
 import { APPEND_FIELDS, APPEND_SCRIPT, HOURS_SCRIPT, LIST_SCRIPT, PRUNE_SCRIPT } from './ledger-scripts.js';
 import { type RedisClientLike, type RunScript, scriptRunner } from './script-runner.js';
 
-/** Options of {@link redisLedgerStore}. */
+/**
+ * Options of {@link redisLedgerStore}.
+ *
+ * @example
+ * ```ts
+ * const store = redisLedgerStore(redis, { keyPrefix: '{site-a}:', retentionMs: 7 * 86_400_000 });
+ * ```
+ */
 export interface RedisLedgerStoreOptions {
   /**
    * Prepended to every key (default `webhook-cms:`), followed by the hash tag `{ledger}:`

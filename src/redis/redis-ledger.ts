@@ -2,7 +2,15 @@ import { createLedger, type Ledger, type LedgerOptions } from 'webhook-cms-recei
 import { redisLedgerStore } from './ledger-store.js';
 import type { RedisClientLike } from './script-runner.js';
 
-/** Options of {@link redisLedger}: every ledger's, and where its keys live. */
+/**
+ * Options of {@link redisLedger}: every ledger's, and where its keys live.
+ *
+ * @example
+ * ```ts
+ * const options: RedisLedgerOptions = { keyPrefix: 'blog:', retentionMs: 7 * 86_400_000, keepRefused: true };
+ * const ledger = redisLedger(redis, options);
+ * ```
+ */
 export interface RedisLedgerOptions extends LedgerOptions {
   /**
    * Prepended to every key (default `webhook-cms:`), followed by the hash tag `{ledger}:`

@@ -43,7 +43,7 @@ export function runChaos({ durationMs, slots, services, world, traffic, config, 
     }
   });
   for (const service of services.filter((s) => !s.restart))
-    log(`${service.name} given by the environment: not restarted`);
+    log(`${service.name} not restarted: ${service.why ?? 'given by the environment'}`);
 
   const holdMs = Math.min(Math.max(durationMs * 0.06, 3_000), 60_000);
   at(0.35, () => world.rotate({ holdMs, log }));

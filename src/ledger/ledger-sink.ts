@@ -35,8 +35,11 @@ export interface LedgerSink {
    * refusal not recorded is not kept either. Takes one place of the rate limit when true.
    */
   admitsRefusal(): boolean;
-  /** Keeps a refused request (`keepRefused`) within the bounds; false when it was not kept. */
-  keep(request: KeptRequest): Promise<boolean>;
+  /**
+   * Keeps a refused request (`keepRefused`) within the bounds, then records its row, marked
+   * `kept` when it was. `flush()` waits for it. Never rejects: a failure is reported.
+   */
+  recordKept(entry: LedgerEntry, request: Promise<KeptRequest>): void;
   /** The largest body worth reading to keep (`maxKeptRefusalBytes`). */
   readonly maxKeptBytes: number;
   readonly keepRefused: boolean;

@@ -1,4 +1,4 @@
-import type { LedgerHour, LedgerPage, LedgerQuery, LedgerRow } from './ledger-row.js';
+import type { LedgerHour, LedgerPage, LedgerQuery } from './ledger-row.js';
 
 /** What {@link Ledger.summary} covers. */
 export interface LedgerSummaryQuery {

@@ -92,7 +92,7 @@ export class LedgerRecorder implements RefusalRecoverer {
         bytes = undefined;
       }
       const entry = refusedEntry(lookup, bytes, answer, { receivedAt, now: config.now() });
-      if (this.keeps(lookup, answer, bytes)) void this.keep(entry, lookup, bytes!);
+      if (this.keeps(lookup, answer, bytes)) this.keep(entry, lookup, bytes!);
       else sink.record(entry);
     } catch (cause) {
       this.deps.report(`a refused request could not be recorded: ${describeThrown(cause)}`);
@@ -105,22 +105,15 @@ export class LedgerRecorder implements RefusalRecoverer {
     return lookup('authorization') !== undefined && VERIFIABLE_HEADERS.every((name) => lookup(name) !== undefined);
   }
 
-  /** Keeps the refused request under its row's id, then records the row (marked kept when it was). */
-  private async keep(entry: LedgerEntry, lookup: HeaderLookup, bytes: Uint8Array): Promise<void> {
-    try {
-      const authorization = lookup('authorization')!;
-      const request: KeptRequest = {
-        id: entry.id,
-        tokenSha256: await tokenSha256Hex(authorization.slice(bearerStart(authorization))),
-        headers: keptHeaders(lookup),
-        body: toBase64(bytes),
-        receivedAt: entry.receivedAt,
-      };
-      if (await this.deps.sink.keep(request)) entry.kept = true;
-    } catch (cause) {
-      this.deps.report(`a refused request could not be kept: ${describeThrown(cause)}`);
-    }
-    this.deps.sink.record(entry);
+  /** Keeps the refused request under its row's id; its row is recorded once kept (marked kept when it was). */
+  private keep(entry: LedgerEntry, lookup: HeaderLookup, bytes: Uint8Array): void {
+    const authorization = lookup('authorization')!;
+    const headers = keptHeaders(lookup);
+    const body = toBase64(bytes);
+    const request = Promise.resolve(tokenSha256Hex(authorization.slice(bearerStart(authorization)))).then(
+      (tokenSha256): KeptRequest => ({ id: entry.id, tokenSha256, headers, body, receivedAt: entry.receivedAt }),
+    );
+    this.deps.sink.recordKept(entry, request);
   }
 
   // RefusalRecoverer: what `ledger.recover()` processes kept refusals with.

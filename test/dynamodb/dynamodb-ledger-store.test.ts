@@ -1,8 +1,14 @@
 import { CreateTableCommand, UpdateTimeToLiveCommand } from '@aws-sdk/client-dynamodb';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { dynamoDbLedgerStore, dynamoDbLedgerTableInput, dynamoDbTimeToLiveInput } from 'webhook-cms-receiver/dynamodb';
+import {
+  dynamoDbLedger,
+  dynamoDbLedgerStore,
+  dynamoDbLedgerTableInput,
+  dynamoDbTimeToLiveInput,
+} from 'webhook-cms-receiver/dynamodb';
 import { checkLedgerStore } from 'webhook-cms-receiver/testing';
 import { expectLikeMemoryStore, expectRetriedAppendOnce } from '../stores/ledger-differential.js';
+import { expectRecoveredAcrossInstances } from '../stores/ledger-recovery.js';
 import { describeWithDynamoDb, freshPrefix, localClient } from './dynamodb-clients.js';
 import { injectFaults } from './fault-middleware.js';
 
@@ -19,6 +25,13 @@ describeWithDynamoDb('dynamoDbLedgerStore answers as the memory store does', () 
   it('a batch written twice is on record once', async () => {
     await expectRetriedAppendOnce(
       dynamoDbLedgerStore(client, { table, keyPrefix: freshPrefix(), requestTimeoutMs: 20_000 }),
+    );
+  });
+
+  it('recovers a refused delivery kept by another instance, once', { timeout: 60_000 }, async () => {
+    const keyPrefix = freshPrefix();
+    await expectRecoveredAcrossInstances(() =>
+      dynamoDbLedger(client, { table, keyPrefix, requestTimeoutMs: 20_000, keepRefused: true }),
     );
   });
 

@@ -39,7 +39,8 @@ export async function openLedger({ url, table, prefix }: LedgerLocation): Promis
   }
   if (scheme === 'redis' || scheme === 'rediss') {
     const { createClient } = await load<{ createClient(options: object): RedisClientLike & RedisExtras }>('redis');
-    const client = createClient({ url });
+    // No reconnect loop: a Redis that is not there fails the command instead of hanging it.
+    const client = createClient({ url, socket: { reconnectStrategy: false, connectTimeout: 10_000 } });
     client.on('error', () => {});
     await client.connect();
     const store = redisLedgerStore(client, prefix ? { keyPrefix: prefix } : {});

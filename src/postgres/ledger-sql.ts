@@ -2,7 +2,14 @@ import type { Database } from './database.js';
 import { postgresKeptTableSql } from './kept-store.js';
 import { sqlState } from './postgres-errors.js';
 
-/** The table a Postgres ledger keeps its rows in unless `table` says otherwise. */
+/**
+ * The table a Postgres ledger keeps its rows in unless `table` says otherwise.
+ *
+ * @example
+ * ```ts
+ * const { rows } = await pool.query(`SELECT count(*) FROM ${DEFAULT_LEDGER_TABLE} WHERE status = 401`);
+ * ```
+ */
 export const DEFAULT_LEDGER_TABLE = 'webhook_ledger';
 
 /** The names the ledger's SQL uses, all checked plain identifiers (so they need no quoting). */
@@ -67,7 +74,14 @@ export function ledgerTableStatements({ rows, name }: LedgerTables): string[] {
   ];
 }
 
-/** Options of {@link postgresLedgerTableSql}. */
+/**
+ * Options of {@link postgresLedgerTableSql}.
+ *
+ * @example
+ * ```ts
+ * await pool.query(postgresLedgerTableSql({ table: 'webhooks.ledger' }));
+ * ```
+ */
 export interface PostgresLedgerTableSqlOptions {
   /** The same `table` as given to `postgresLedger`. Default `webhook_ledger`. */
   table?: string;

@@ -6,7 +6,14 @@ import { createLedgerTable, explainLedgerError, type LedgerTables, ledgerTablesF
 import { appendStatement, listStatement, pruneStatement, rowOf, summaryStatement } from './ledger-statements.js';
 import { tablesFor } from './table-sql.js';
 
-/** Where a Postgres ledger's rows live: what {@link postgresLedgerStore} and {@link postgresLedger} take besides the ledger's own options. */
+/**
+ * Where a Postgres ledger's rows live: what {@link postgresLedgerStore} and {@link postgresLedger} take besides the ledger's own options.
+ *
+ * @example
+ * ```ts
+ * const store = postgresLedgerStore(pool, { table: 'webhooks.ledger', createTable: false });
+ * ```
+ */
 export interface PostgresLedgerStoreOptions {
   /**
    * The rows' table; kept refusals go in `<table>_kept`. A plain SQL name, optionally
@@ -22,7 +29,14 @@ export interface PostgresLedgerStoreOptions {
   now?: () => number;
 }
 
-/** Options of {@link postgresLedger}: the ledger's options and where its rows live. */
+/**
+ * Options of {@link postgresLedger}: the ledger's options and where its rows live.
+ *
+ * @example
+ * ```ts
+ * const ledger = postgresLedger(pool, { table: 'site_ledger', keepRefused: true, retentionMs: 14 * 86_400_000 });
+ * ```
+ */
 export interface PostgresLedgerOptions extends LedgerOptions, Omit<PostgresLedgerStoreOptions, 'now'> {}
 
 /**

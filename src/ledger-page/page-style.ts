@@ -12,7 +12,7 @@ td{overflow-wrap:anywhere;max-width:18rem;white-space:pre-wrap}
 th{background:#f4f4f4;position:sticky;top:0}
 tr.unverified td{background:#fff6e5}
 .label{font-size:11px;padding:1px 4px;border-radius:3px;white-space:nowrap}
-.verified{background:#e3f5e1}.unverified-label{background:#fde2b8}
+.label.verified{background:#e3f5e1}.label.unverified-label{background:#fde2b8}
 form.filters{display:flex;flex-wrap:wrap;gap:.5rem;align-items:end;margin-bottom:1rem}
 form.filters label{display:flex;flex-direction:column;font-size:12px}
 .notice{padding:.5rem .75rem;background:#eef4ff;border:1px solid #bcd0f7;margin:0 0 1rem}

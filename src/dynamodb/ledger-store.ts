@@ -8,7 +8,7 @@ import {
   matchesLedgerFilter,
 } from 'webhook-cms-receiver';
 import { positiveOption } from '../internal/positive.js';
-import { type DynamoDbClientLike, sender } from './calls.js';
+import { type DynamoDbClientLike, type Send, sender } from './calls.js';
 import { dynamoDbKeptRequests } from './kept-store.js';
 import { batchWrite, getItem, queryItems, type WriteRequest } from './ledger-calls.js';
 import type { LedgerContext } from './ledger-context.js';
@@ -65,8 +65,15 @@ export function dynamoDbLedgerStore(client: DynamoDbClientLike, options: DynamoD
   if (typeof prefix !== 'string' || new TextEncoder().encode(prefix).byteLength > 256) {
     throw new TypeError('dynamoDbLedger: keyPrefix must be a string of at most 256 bytes.');
   }
-  const send = sender(client, table, timeoutMs);
-  const ready = tableCheck(send, table, options.checkTable !== false);
+  let base: Send;
+  try {
+    base = sender(client, table, timeoutMs);
+  } catch (error) {
+    throw new TypeError(String((error as Error).message).replace('dynamoDbDedupStore', 'dynamoDbLedger'));
+  }
+  const send = ledgerSend(base);
+  const check = tableCheck(send, table, options.checkTable !== false);
+  const ready = () => check().catch((error: unknown) => Promise.reject(relabel(error)));
   const keys = ledgerKeys(prefix);
   const context: LedgerContext = {
     send,
@@ -153,4 +160,28 @@ export async function* scanRows(context: LedgerContext, filter: LedgerFilter): A
       if (row && matchesLedgerFilter(row, filter)) yield row;
     }
   }
+}
+
+/** The shared `send`, its errors naming this ledger rather than the dedup store. */
+function ledgerSend(send: Send): Send {
+  return async <Output>(step: string, command: object) => {
+    try {
+      return await send<Output>(step, command);
+    } catch (error) {
+      throw relabel(error);
+    }
+  };
+}
+
+/** The shared error explanations start with `dynamoDbDedupStore`: here they are about the ledger. */
+function relabel(error: unknown): unknown {
+  if (!(error instanceof Error) || !error.message.startsWith('dynamoDbDedupStore')) return error;
+  return new Error(
+    error.message
+      .replace('dynamoDbDedupStore', 'dynamoDbLedger')
+      .replace("dynamoDbTableInput('", "dynamoDbLedgerTableInput('"),
+    {
+      cause: error.cause,
+    },
+  );
 }

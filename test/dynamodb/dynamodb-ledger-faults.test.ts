@@ -107,4 +107,13 @@ describeWithDynamoDb('dynamoDbLedger when DynamoDB is unreachable or throttles',
     for (const row of rows) expect((await ledger.list({ article: row.articleId! })).rows).toEqual([row]);
     partial.destroy();
   }, 60_000);
+
+  it('names the ledger and the fix when its table does not exist', async () => {
+    const ledger = dynamoDbLedger(client, { table: `missing-${freshPrefix().slice(1, 9)}`, requestTimeoutMs: 20_000 });
+    const { warnings, send } = receiverOn(ledger);
+    expect(await send()).toBe(200);
+    await ledger.flush();
+    expect(warnings.join('\n')).toMatch(/dynamoDbLedger could not .* does not exist .*CreateTableCommand/);
+    await expect(ledger.list()).rejects.toThrow(/^dynamoDbLedger could not .* does not exist/);
+  });
 });

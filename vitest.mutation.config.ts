@@ -41,6 +41,8 @@ export default defineConfig({
       'test/receiver/**/*.test.ts',
       'test/property/**/*.test.ts',
       'test/stores/memory-contract.test.ts',
+      // The ledger's part of admission: a refused head read on to be kept, or recorded as it is.
+      'test/ledger/{receiver-ledger,ledger-modes}.test.ts',
       // Token sources, the rotation window and the requests kept during it, all in memory.
       'test/rotation/{token-source,kept-requests,kept-pipeline}.test.ts',
       // The core's instrumentation hooks, through the OpenTelemetry SDK in memory.

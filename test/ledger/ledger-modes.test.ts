@@ -115,6 +115,7 @@ describe('the ledger in tenant mode, queue mode and with a token source', () => 
     await plain.flush();
     const [row] = (await plain.list()).rows;
     expect(row).toMatchObject({ status: 401, slug: null, deliveryId: signed.headers['X-Service-Delivery-Id'] });
+    expect(row!.receivedAt).toBeGreaterThan(Date.now() - 60_000);
     expect(row!.kept).toBeUndefined();
   });
 });

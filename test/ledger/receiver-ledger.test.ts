@@ -170,6 +170,16 @@ describe('keepRefused and recover(): an unplanned rotation loses nothing', () =>
     expect(await ledger.resend()).toEqual([]);
   });
 
+  it('takes one place of the refusal rate limit per kept refusal, and reads no body past it', async () => {
+    const ledger = memoryLedger({ keepRefused: true, refusalsPerMinute: 2 });
+    const server = await serve(createReceiver({ token: TOKEN, ledger, ...quiet }), {});
+    for (let i = 0; i < 3; i++)
+      expect((await post(server, signDelivery({ token: NEW, payload: articleSyncPayload() }))).status).toBe(401);
+    await ledger.flush();
+    const { rows } = await ledger.list();
+    expect(rows.map((row) => row.kept)).toEqual([true, true]);
+  });
+
   it('leaves what the new token does not verify, and keeps what failed for the next recover', async () => {
     const ledger = memoryLedger({ keepRefused: true });
     const before = await serve(createReceiver({ token: TOKEN, ledger, ...quiet }), {});

@@ -125,3 +125,18 @@ describe('settledAdmission: check 2 before the body, where the head could not se
     expect(settledAdmission(foreign)).toBeUndefined();
   });
 });
+
+describe('admit with a ledger (issue 48)', () => {
+  it('refuses an unknown fixed token on the head, unless the ledger keeps refusals and could verify it later', async () => {
+    const { memoryLedger } = await import('../../ledger/memory-ledger.js');
+    const unknown = head('whk_admit_unknown_token_9876').head;
+    for (const ledger of [undefined, memoryLedger()]) {
+      const admission = createReceiver({ token: KNOWN, ledger, logger: false }).admit(unknown);
+      expect(admission).toMatchObject({ admitted: false, answer: { status: 401 } });
+    }
+    const keeping = createReceiver({ token: KNOWN, ledger: memoryLedger({ keepRefused: true }), logger: false });
+    expect(keeping.admit(unknown).admitted).toBe(true);
+    const bare = { method: 'POST', headers: { authorization: 'Bearer whk_admit_unknown_token_9876' } };
+    expect(keeping.admit(bare)).toMatchObject({ admitted: false, answer: { status: 401 } });
+  });
+});

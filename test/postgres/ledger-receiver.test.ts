@@ -2,10 +2,12 @@ import { spawnSync } from 'node:child_process';
 import { readFileSync, statSync } from 'node:fs';
 import { userInfo } from 'node:os';
 import { dirname, join } from 'node:path';
+import { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
+import postgres from 'postgres';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createReceiver, type WebhookHandlers } from 'webhook-cms-receiver';
-import { postgresLedger } from 'webhook-cms-receiver/postgres';
+import { type PostgresClientLike, postgresLedger } from 'webhook-cms-receiver/postgres';
 import { articleSyncPayload, signDelivery } from 'webhook-cms-receiver/testing';
 import { startPostgres } from '../setup/postgres.js';
 import { freePort } from '../setup/services.js';
@@ -34,20 +36,46 @@ function receiverOn(ledger: ReturnType<typeof postgresLedger>) {
   return { warnings, deliver, handled: () => handled };
 }
 
-describe('postgresLedger with its database gone', () => {
+/** A client of each kind whose database is gone: nothing listens on the port, or PGlite was closed. */
+const GONE: Array<[string, () => Promise<{ client: PostgresClientLike; close(): Promise<unknown> }>]> = [
+  [
+    'pg Pool',
+    async () => {
+      const pool = new pg.Pool({ connectionString: `postgres://postgres@127.0.0.1:${await freePort()}/none` });
+      pool.on('error', () => {});
+      return { client: pool, close: () => pool.end() };
+    },
+  ],
+  [
+    'postgres',
+    async () => {
+      const sql = postgres(`postgres://postgres@127.0.0.1:${await freePort()}/none`, { connect_timeout: 2 });
+      return { client: sql, close: () => sql.end({ timeout: 1 }) };
+    },
+  ],
+  [
+    'PGlite',
+    async () => {
+      const db = await PGlite.create();
+      await db.close();
+      return { client: db, close: async () => {} };
+    },
+  ],
+];
+
+describe.each(GONE)('postgresLedger on %s with its database gone', (_name, open) => {
   it('answers every delivery as without a ledger, and reports the failed writes in a warn line', async () => {
-    // Nothing listens on this port: every connection is refused.
-    const pool = new pg.Pool({ connectionString: `postgres://postgres@127.0.0.1:${await freePort()}/none` });
-    pool.on('error', () => {});
-    const ledger = postgresLedger(pool, { table: freshTable('ledger') });
+    const { client, close } = await open();
+    const ledger = postgresLedger(client, { table: freshTable('ledger') });
     const { warnings, deliver, handled } = receiverOn(ledger);
     expect([await deliver(), await deliver(), await deliver()]).toEqual([200, 200, 200]);
     expect(handled()).toBe(3);
     await ledger.flush();
     expect(warnings.some((line) => /ledger/.test(line) && /failed/.test(line))).toBe(true);
     await expect(ledger.list()).rejects.toThrow();
-    await pool.end();
-  });
+    await close();
+    // PGlite's start (WebAssembly) takes seconds on a loaded machine.
+  }, 60_000);
 });
 
 /** `pg_ctl` of a throwaway cluster started here, as the user the cluster runs as. */

@@ -1,4 +1,5 @@
 import { type Ledger, type LedgerPageOptions, ledgerPage as fetchLedgerPage } from 'webhook-cms-receiver';
+import { logUnexpected } from 'webhook-cms-receiver/adapter-kit';
 import type { NodeRequest, NodeResponse } from './node-objects.js';
 
 /** What the Node form of the page reads of a request beyond {@link NodeRequest}: where it is. */
@@ -21,6 +22,8 @@ export interface NodeLedgerPageOptions<Req extends LedgerPageRequest = LedgerPag
   authorize: (req: Req) => boolean | Promise<boolean>;
 }
 
+const PAGE_METHODS = ['GET', 'HEAD', 'POST'];
+
 /**
  * The Fetch `Request` the page reads for a Node request: method, URL and headers (the page
  * reads no body). A Host that makes no URL becomes `localhost`: pages still show, and a POST
@@ -32,10 +35,9 @@ function fetchRequest(req: LedgerPageRequest): Request {
     if (!name.startsWith(':')) for (const one of [value ?? []].flat()) headers.append(name, one);
   const path = req.originalUrl ?? req.url ?? '/';
   const origin = `${req.protocol ?? (req.socket?.encrypted ? 'https' : 'http')}://${headers.get('host')}`;
-  return new Request(new URL(path, URL.canParse(origin) ? origin : 'http://localhost'), {
-    method: req.method,
-    headers,
-  });
+  // The page answers 405 to any other method; Fetch cannot even carry some (TRACE, CONNECT).
+  const method = PAGE_METHODS.includes(req.method ?? '') ? req.method : 'OPTIONS';
+  return new Request(new URL(path, URL.canParse(origin) ? origin : 'http://localhost'), { method, headers });
 }
 
 /**
@@ -59,10 +61,17 @@ export function ledgerPage<Req extends LedgerPageRequest = LedgerPageRequest>(
   const check = typeof authorize === 'function' ? (_request: Request, req?: Req) => authorize(req as Req) : authorize;
   const page = fetchLedgerPage<Req>(ledger, { ...options, authorize: check });
   return async (req, res) => {
-    const response = await page(fetchRequest(req), req);
-    const body = await response.text();
-    if (res.headersSent || res.writableEnded) return;
-    res.writeHead(response.status, Object.fromEntries(response.headers));
-    res.end(body);
+    try {
+      const response = await page(fetchRequest(req), req);
+      const body = await response.text();
+      if (res.headersSent || res.writableEnded) return;
+      res.writeHead(response.status, Object.fromEntries(response.headers));
+      res.end(body);
+    } catch (error) {
+      // Never an unhandled rejection on node:http; the page answers its own failures itself.
+      logUnexpected(error);
+      if (!res.headersSent && !res.writableEnded) res.writeHead(500, { 'content-type': 'text/plain' });
+      res.end('');
+    }
   };
 }

@@ -1,4 +1,5 @@
-import { afterAll, beforeEach, expect, it } from 'vitest';
+import { PGlite } from '@electric-sql/pglite';
+import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import { type LedgerEntry, type LedgerFilter, type LedgerStore, memoryLedgerStore } from 'webhook-cms-receiver';
 import { postgresLedgerStore, postgresLedgerTableSql } from 'webhook-cms-receiver/postgres';
 import { checkLedgerStore } from 'webhook-cms-receiver/testing';
@@ -235,3 +236,20 @@ describeEachClient(
     });
   },
 );
+
+describe('postgresLedgerStore summary in a session time zone half an hour off UTC', () => {
+  it('still counts per UTC hour', async () => {
+    const db = await PGlite.create();
+    try {
+      await db.query("SET TIME ZONE 'Asia/Kolkata'");
+      const store = postgresLedgerStore(db, { table: freshTable('ledger') });
+      // 10:10 and 10:50 UTC: one UTC hour, but 15:40 and 16:20 in India, two of its hours.
+      await store.append([entry({ receivedAt: T0 + 10 * 60_000 }), entry({ receivedAt: T0 + 50 * 60_000 })]);
+      expect(await store.summary({ since: T0, until: T0 + HOUR })).toEqual([
+        { hour: T0, delivered: 2, refused: 0, rejected: 0, failed: 0 },
+      ]);
+    } finally {
+      await db.close();
+    }
+  }, 60_000);
+});

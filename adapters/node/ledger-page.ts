@@ -2,7 +2,15 @@ import { type Ledger, type LedgerPageOptions, ledgerPage as fetchLedgerPage } fr
 import { logUnexpected } from 'webhook-cms-receiver/adapter-kit';
 import type { NodeRequest, NodeResponse } from './node-objects.js';
 
-/** What the Node form of the page reads of a request beyond {@link NodeRequest}: where it is. */
+/**
+ * What the Node form of the page reads of a request beyond {@link NodeRequest}: where it is.
+ * An `IncomingMessage` or Express's `Request` is one; extend it with what your login adds.
+ *
+ * @example
+ * ```ts
+ * type LoggedIn = LedgerPageRequest & { user?: { role: string } };
+ * ```
+ */
 export interface LedgerPageRequest extends NodeRequest {
   url?: string | undefined;
   /** Express: the URL before the mount path was cut off. */
@@ -12,7 +20,14 @@ export interface LedgerPageRequest extends NodeRequest {
   socket?: (NodeRequest['socket'] & { encrypted?: boolean }) | null;
 }
 
-/** Options of the Node {@link ledgerPage}: as the Fetch one's, with `authorize` given the Node request. */
+/**
+ * Options of the Node {@link ledgerPage}: as the Fetch one's, with `authorize` given the Node request.
+ *
+ * @example
+ * ```ts
+ * const options: NodeLedgerPageOptions<LoggedIn> = { authorize: (req) => req.user?.role === 'admin' };
+ * ```
+ */
 export interface NodeLedgerPageOptions<Req extends LedgerPageRequest = LedgerPageRequest>
   extends Omit<LedgerPageOptions, 'authorize'> {
   /**

@@ -7,7 +7,15 @@ import { ledgerView, messagePage, type PageData } from './page-view.js';
 import { type PageAnswer, pageResponse } from './security-headers.js';
 import { isSameOriginPost } from './same-origin.js';
 
-/** Options of {@link ledgerPage}; `Context` is what your host passes the handler beside the request. */
+/**
+ * Options of {@link ledgerPage}; `Context` is what your host passes the handler beside the request.
+ *
+ * @example
+ * ```ts
+ * // sessionOf: your own login's lookup (a signed cookie, a session store).
+ * const options: LedgerPageOptions = { authorize: async (request) => (await sessionOf(request))?.admin === true, pageSize: 100 };
+ * ```
+ */
 export interface LedgerPageOptions<Context = unknown> {
   /**
    * Required: whether this request may see the ledger (and press Recover). Check your own

@@ -55,7 +55,7 @@ describe('webhook-cms-receiver usage errors: exit 2 and a message naming the fix
     expect([command.code, command.stderr]).toEqual([
       2,
       expect.stringContaining(
-        'unknown command "deliver": use send, sign, probe, diagnose, inspect, replay, rotation, or --version.',
+        'unknown command "deliver": use send, sign, probe, diagnose, inspect, replay, rotation, ledger, or --version.',
       ),
     ]);
   });

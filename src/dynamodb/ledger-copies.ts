@@ -2,7 +2,7 @@ import type { LedgerEntry } from 'webhook-cms-receiver';
 import { n, ttlOf } from './items.js';
 import { inParallel, updateItem } from './ledger-calls.js';
 import { addToMeta, type LedgerContext } from './ledger-context.js';
-import { boundOf, dayOf } from './ledger-items.js';
+import { boundOf, dayOf, expiryOf } from './ledger-items.js';
 
 /** Rows whose copy this process remembers, so a batch written again is counted once. */
 const REMEMBERED = 10_000;
@@ -27,13 +27,11 @@ export function copyCounter(context: LedgerContext): (entries: readonly LedgerEn
     const days = new Set<string>();
     const bounds = new Map<string, number>();
     const fresh: number[] = [];
-    let newest = 0;
     for (const [i, entry] of entries.entries()) {
       days.add(dayOf(entry.receivedAt));
       if (assigned.has(entry.id)) continue;
       fresh.push(i);
       bounds.set(boundOf(entry), (bounds.get(boundOf(entry)) ?? 0) + 1);
-      newest = Math.max(newest, entry.receivedAt);
       if (entry.deliveryId === null) continue;
       const pk = await keys.copy(entry);
       const at = byDelivery.get(pk);
@@ -45,7 +43,7 @@ export function copyCounter(context: LedgerContext): (entries: readonly LedgerEn
         Key: { pk: { S: pk }, sk: { S: 'copy' } },
         UpdateExpression: 'SET #ttl = :ttl ADD #copies :count',
         ExpressionAttributeNames: { '#ttl': 'expiresAt', '#copies': 'copies' },
-        ExpressionAttributeValues: { ':ttl': ttlOf(newest + retentionMs), ':count': n(at.length) },
+        ExpressionAttributeValues: { ':ttl': ttlOf(expiryOf(retentionMs)), ':count': n(at.length) },
       });
       const total = Number(attributes.copies?.N ?? at.length);
       at.forEach((index, j) => {

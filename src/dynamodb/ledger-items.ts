@@ -15,7 +15,7 @@ import { DYNAMODB_TTL_ATTRIBUTE } from './table-input.js';
  *   bound (`u` refusals, `v` and `v=<tenant>` verified rows), so `prune` reads only when a bound
  *   is passed, and lists query only days that hold rows.
  * Ids are written as `storedId` gives them (long ids hashed), within DynamoDB's key sizes.
- * Every item but the meta expires `retentionMs` after its row (`expiresAt`, the table's TTL).
+ * Every item but the meta expires `retentionMs` after it was written (`expiresAt`, the table's TTL).
  */
 export interface LedgerKeys {
   day(receivedAt: number): string;
@@ -74,13 +74,21 @@ export function timeOfId(id: string): number {
   return Number(id.slice(2, 15));
 }
 
-/** The item of a row under one partition: its id as sort key, its JSON, its expiry. */
-export function rowItem(pk: string, row: LedgerRow, retentionMs: number): Item {
-  return {
-    ...key(pk, row.id),
-    row: s(JSON.stringify(row)),
-    [DYNAMODB_TTL_ATTRIBUTE]: ttlOf(row.receivedAt + retentionMs),
-  };
+/**
+ * The item of a row under one partition: its id as sort key, its JSON, its expiry (epoch ms).
+ * `prune` drops rows by `receivedAt`; the TTL is the backstop when nothing prunes.
+ */
+export function rowItem(pk: string, row: LedgerRow, expiresAt: number): Item {
+  return { ...key(pk, row.id), row: s(JSON.stringify(row)), [DYNAMODB_TTL_ATTRIBUTE]: ttlOf(expiresAt) };
+}
+
+/**
+ * When an item written now expires: a retention from now on the real clock, which DynamoDB's
+ * TTL runs on. Not from `receivedAt`: a row written late, or with a test's clock, would be
+ * born expired and deleted at any moment, before `prune` or a list saw it.
+ */
+export function expiryOf(retentionMs: number): number {
+  return Date.now() + retentionMs;
 }
 
 /** The row an item holds. */

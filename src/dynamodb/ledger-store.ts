@@ -13,7 +13,7 @@ import { dynamoDbKeptRequests } from './kept-store.js';
 import { batchWrite, getItem, queryItems, type WriteRequest } from './ledger-calls.js';
 import type { LedgerContext } from './ledger-context.js';
 import { copyCounter } from './ledger-copies.js';
-import { dayOf, idAt, ledgerKeys, rowItem, rowOf, timeOfId } from './ledger-items.js';
+import { dayOf, expiryOf, idAt, ledgerKeys, rowItem, rowOf, timeOfId } from './ledger-items.js';
 import { pruneLedger } from './ledger-prune.js';
 import { checkedTableName } from './table-input.js';
 import { tableCheck } from './table-check.js';
@@ -93,11 +93,12 @@ export function dynamoDbLedgerStore(client: DynamoDbClientLike, options: DynamoD
       if (entries.length === 0) return;
       await ready();
       const copies = await countCopies(entries);
+      const expiresAt = expiryOf(retentionMs);
       const requests: WriteRequest[] = [];
       for (const [i, entry] of entries.entries()) {
         const row: LedgerRow = { ...entry, copy: copies[i]! };
         const partitions = [keys.day(row.receivedAt), ...(await keys.indexes(row))];
-        for (const pk of partitions) requests.push({ PutRequest: { Item: rowItem(pk, row, retentionMs) } });
+        for (const pk of partitions) requests.push({ PutRequest: { Item: rowItem(pk, row, expiresAt) } });
       }
       await batchWrite(send, table, requests);
     },

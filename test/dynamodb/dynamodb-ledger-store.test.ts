@@ -1,4 +1,4 @@
-import { CreateTableCommand, UpdateTimeToLiveCommand } from '@aws-sdk/client-dynamodb';
+import { CreateTableCommand, QueryCommand, UpdateTimeToLiveCommand } from '@aws-sdk/client-dynamodb';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import {
   dynamoDbLedger,
@@ -6,7 +6,7 @@ import {
   dynamoDbLedgerTableInput,
   dynamoDbTimeToLiveInput,
 } from 'webhook-cms-receiver/dynamodb';
-import { checkLedgerStore } from 'webhook-cms-receiver/testing';
+import { checkLedgerStore, ledgerEntry } from 'webhook-cms-receiver/testing';
 import { expectLikeMemoryStore, expectRetriedAppendOnce } from '../stores/ledger-differential.js';
 import { expectRecoveredAcrossInstances } from '../stores/ledger-recovery.js';
 import { describeWithDynamoDb, freshPrefix, localClient } from './dynamodb-clients.js';
@@ -33,6 +33,24 @@ describeWithDynamoDb('dynamoDbLedgerStore answers as the memory store does', () 
     await expectRecoveredAcrossInstances(() =>
       dynamoDbLedger(client, { table, keyPrefix, requestTimeoutMs: 20_000, keepRefused: true }),
     );
+  });
+
+  it('sets each item to expire a retention from when it is written, not from a receivedAt long past', async () => {
+    // A test's fixed clock (the kit's rows are from 2026-01-01), or a row written late: DynamoDB's
+    // TTL runs on the real clock and would delete an item born expired at any moment.
+    const keyPrefix = freshPrefix();
+    const store = dynamoDbLedgerStore(client, { table, keyPrefix, requestTimeoutMs: 20_000 });
+    const row = ledgerEntry({ receivedAt: Date.UTC(2026, 0, 1, 10) });
+    await store.append([row]);
+    const { Items = [] } = await client.send(
+      new QueryCommand({
+        TableName: table,
+        KeyConditionExpression: 'pk = :pk AND sk = :id',
+        ExpressionAttributeValues: { ':pk': { S: `${keyPrefix}ledger#2026-01-01` }, ':id': { S: row.id } },
+      }),
+    );
+    expect(Items).toHaveLength(1);
+    expect(Number(Items[0]!.expiresAt!.N)).toBeGreaterThan(Date.now() / 1000 + 29 * 86_400);
   });
 
   it('passes the ledger store kit', { timeout: 300_000 }, async () => {

@@ -36,8 +36,15 @@ function columns(header: string[], rows: string[][]): string {
   return `${[line(header), ...rows.map(line)].join('\n')}\n`;
 }
 
-/** `ledger list`: one line per row, refusals marked as claims. */
-export function rowsText(rows: readonly LedgerRow[], next: string | undefined): string {
+/**
+ * `ledger list`: one line per row, refusals marked as claims. `stillKept` holds the ids of the
+ * refusals kept now: a row's `kept` says it was kept when written, not that it still is.
+ */
+export function rowsText(
+  rows: readonly LedgerRow[],
+  next: string | undefined,
+  stillKept?: ReadonlySet<string>,
+): string {
   if (rows.length === 0) return 'No rows match.\n';
   const header = ['RECEIVED (UTC)', 'STATUS', 'CODE', 'EVENT', 'ARTICLE', 'SLUG', 'DELIVERY', 'COPY', 'TENANT', 'NOTE'];
   const body = rows.map((row) => [
@@ -50,7 +57,7 @@ export function rowsText(rows: readonly LedgerRow[], next: string | undefined): 
     printable(row.deliveryId),
     String(row.copy),
     printable(row.tenant),
-    note(row),
+    note(row, stillKept),
   ]);
   const more = next ? `\nMore rows: add --cursor ${printable(next, 80)}\n` : '';
   const claims = rows.some((row) => !row.verified)
@@ -59,10 +66,11 @@ export function rowsText(rows: readonly LedgerRow[], next: string | undefined): 
   return `${columns(header, body)}${claims}${more}`;
 }
 
-function note(row: LedgerRow): string {
+function note(row: LedgerRow, stillKept: ReadonlySet<string> | undefined): string {
   const parts: string[] = [];
   if (!row.verified) parts.push('unverified claim');
-  if (row.kept) parts.push('kept for recover');
+  if (row.kept)
+    parts.push(!stillKept || stillKept.has(row.id) ? 'kept for recover' : 'no longer kept (recovered or expired)');
   if (row.recoveredFrom) parts.push(`recovered from ${printable(row.recoveredFrom, 80)}`);
   if (row.publishedUrl) parts.push(printable(row.publishedUrl, 80));
   return parts.join('; ');

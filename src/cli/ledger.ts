@@ -92,7 +92,13 @@ export async function ledgerCommand(args: string[], io: Io): Promise<number> {
       if (flags.cursor) query.cursor = flags.cursor;
       const page = await ledger.list(query);
       if (flags.json) writeJson(out, page);
-      else out.stdout(rowsText(page.rows, page.next));
+      else {
+        // One more read, only when a row says it was kept: whether it still is.
+        const kept = page.rows.some((row) => row.kept)
+          ? new Set((await store.refusals.list()).map((summary) => summary.id))
+          : undefined;
+        out.stdout(rowsText(page.rows, page.next, kept));
+      }
       return EXIT.delivered;
     }
     if (sub === 'summary') {

@@ -118,6 +118,11 @@ async function endpoint(token: string, ledger: Ledger, handlers: WebhookHandlers
         expect(handled).toBe(3);
         expect(slugs.sort()).toEqual(['new-a', 'new-b', 'new-c']);
 
+        // The recovered refusals' rows no longer say they wait for recover; the stranger's does.
+        const listed = await cli(['list', '--status', '401']);
+        expect(listed.stdout.match(/no longer kept/g)).toHaveLength(3);
+        expect(listed.stdout.match(/kept for recover/g)).toHaveLength(1);
+
         const second = await cli(['recover', '--url', url, '--json'], { WEBHOOK_TOKEN: NEW });
         expect(JSON.parse(second.stdout)).toEqual({ recovered: 0, failed: 0, unverified: 1 });
         expect(handled).toBe(3);

@@ -34,11 +34,17 @@ export function runChaos({ durationMs, slots, services, world, traffic, config, 
   const restartable = services.filter((service) => service.restart);
   restartable.forEach((service, i) => {
     const fractions = restartable.length === 1 ? [0.3, 0.7] : [[0.3], [0.7]][i];
+    // One restart at a time: DynamoDB Local takes tens of seconds to come back on a loaded
+    // machine, and a second kill during the first start would leave two JVMs on one port.
+    let previous = Promise.resolve();
     for (const fraction of fractions) {
-      at(fraction, async () => {
-        log(`restart ${service.name}`);
-        await service.restart();
-        log(`${service.name} back`);
+      at(fraction, () => {
+        previous = previous.then(async () => {
+          log(`restart ${service.name}`);
+          await service.restart();
+          log(`${service.name} back`);
+        });
+        return previous;
       });
     }
   });

@@ -38,7 +38,7 @@ export function createLedger({ startedAt }) {
       if (status !== null && entry.allowed && !entry.allowed.has(status)) {
         breaches.push({
           type: 'wrong status',
-          detail: `${kind} ${entry.id} answered ${status}; the contract gives ${[...entry.allowed].join(' or ')} (at +${((sentAt - startedAt) / 1000).toFixed(1)} s)`,
+          detail: `${kind} ${entry.id} answered ${status}${error ? ` "${error}"` : ''}; the contract gives ${[...entry.allowed].join(' or ')} (at +${((sentAt - startedAt) / 1000).toFixed(1)} s)`,
         });
       }
     },

@@ -50,6 +50,8 @@ export function createSlot({ name, script, config, port, telemetry, extraEnv = (
         stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
       });
       const current = child;
+      // A send racing a kill fails with EPIPE; the exit handler below deals with the death.
+      current.on('error', () => {});
       let ready = false;
       const timer = setTimeout(() => reject(new Error(`${name} was not ready within 60 s`)), 60_000);
       current.on('message', (message) => {
@@ -100,7 +102,9 @@ export function createSlot({ name, script, config, port, telemetry, extraEnv = (
       return starts;
     },
     send: (message) => {
-      if (child?.connected) child.send(message);
+      // With a callback, a channel that broke under a SIGKILL a moment ago (EPIPE) is an error
+      // passed here, not an 'error' event that would end the driver.
+      if (child?.connected) child.send(message, () => {});
     },
     /** SIGKILL mid-traffic, then the same slot again: a crashed and restarted process. */
     async kill() {
@@ -110,7 +114,7 @@ export function createSlot({ name, script, config, port, telemetry, extraEnv = (
     /** Asks for open handles (answered into telemetry), then SIGTERM. */
     async stop() {
       if (child?.connected) {
-        child.send({ type: 'handles' });
+        child.send({ type: 'handles' }, () => {});
         await new Promise((resolve) => setTimeout(resolve, 300));
       }
       const stopped = exit('SIGTERM');

@@ -35,7 +35,9 @@ export function memoryLedgerStore(options: { now?: () => number } = {}): LedgerS
           copy = (copies.get(key) ?? 0) + 1;
           copies.set(key, copy);
         }
-        const row: LedgerRow = { ...entry, copy };
+        // Not `{ ...entry, copy }`: V8 adds `copy` to that clone by its slow path, a new hidden
+        // class per row (12,900 instructions a row against 4,300 here, callgrind, issue 48).
+        const row: LedgerRow = Object.assign({}, entry, { copy });
         // Rows arrive in id order but for a batch from another moment: insert in place then.
         let at = rows.length;
         while (at > 0 && rows[at - 1]!.id > row.id) at--;

@@ -12,6 +12,9 @@ import type { Receiver, WebhookEvent, WebhookHandlers } from 'webhook-cms-receiv
 import { serveRequest, verifyRequest, type AdapterRequest, type HttpAnswer } from 'webhook-cms-receiver/adapter-kit';
 import { fetchResponseOnNode, type NodeRequest, type NodeResponse } from 'webhook-cms-receiver/node';
 
+// The delivery ledger's page is a Fetch handler already: the same name here as in /node.
+export { ledgerPage, type LedgerPageOptions } from 'webhook-cms-receiver';
+
 /**
  * A `(request: Request) => Promise<Response>` handler for Bun, Deno, Cloudflare Workers,
  * Next.js route handlers and anything else that speaks Fetch. On `@hono/node-server` pass

@@ -71,7 +71,6 @@ describe('the ledger in tenant mode, queue mode and with a token source', () => 
     const queue: DeliveryQueue = withQueueMode({
       enqueue: async (delivery) => {
         jobs.push(delivery);
-        return { state: 'enqueued' };
       },
     });
     const ledger = memoryLedger({ keepRefused: true });

@@ -15,8 +15,10 @@ export const OUTCOMES = [
 
 /** The chart's frame, in SVG user units. */
 export const CHART = { width: 760, height: 260, left: 44, right: 8, top: 28, bottom: 36 } as const;
-const PLOT_WIDTH = CHART.width - CHART.left - CHART.right;
-const PLOT_HEIGHT = CHART.height - CHART.top - CHART.bottom;
+// Literals, not sums of CHART's fields: a bundler keeps a module-level property read (a getter
+// could run), which would pull the page into every bundle of the package's core.
+const PLOT_WIDTH = 708; // CHART.width - CHART.left - CHART.right
+const PLOT_HEIGHT = 196; // CHART.height - CHART.top - CHART.bottom
 
 /** What {@link summaryChart} draws: the hours `summary()` returned, over `from`…`to` (epoch ms). */
 export interface ChartInput {

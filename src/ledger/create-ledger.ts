@@ -69,10 +69,15 @@ export function createLedger(store: LedgerStore, options: LedgerOptions = {}): L
     until: receivedAt + retentionMs,
   });
   let binding: LedgerBinding | undefined;
-  // Refusals being kept: their rows are recorded once kept, and `flush()` waits for them.
-  const pendingKeeps = new Set<Promise<void>>();
+  // Work that will record rows (refusals being kept, a recorder loading): `flush()` waits for it.
+  const pending = new Set<Promise<unknown>>();
+  const track = (work: Promise<unknown>) => {
+    const done = (): void => void pending.delete(settled);
+    const settled: Promise<unknown> = work.then(done, done);
+    pending.add(settled);
+  };
   const flush = async () => {
-    while (pendingKeeps.size > 0) await Promise.all(pendingKeeps);
+    while (pending.size > 0) await Promise.all(pending);
     await writer.flush();
   };
   let recovering: Promise<RecoverReport> | undefined;
@@ -81,20 +86,19 @@ export function createLedger(store: LedgerStore, options: LedgerOptions = {}): L
     record: (entry) => writer.push(entry),
     admitsRefusal: () => writer.takeRefusal(),
     recordKept(entry, request) {
-      const keeping: Promise<void> = request
-        .then((kept) => keepRefused && store.refusals.keep(kept, keptLimits(kept.receivedAt)))
-        .then(
-          (kept) => {
-            if (kept) entry.kept = true;
-          },
-          (cause: unknown) => writer.report(`a refused request could not be kept: ${describeThrown(cause)}`),
-        )
-        .then(() => {
-          pendingKeeps.delete(keeping);
-          writer.push(entry);
-        });
-      pendingKeeps.add(keeping);
+      track(
+        request
+          .then((kept) => keepRefused && store.refusals.keep(kept, keptLimits(kept.receivedAt)))
+          .then(
+            (kept) => {
+              if (kept) entry.kept = true;
+            },
+            (cause: unknown) => writer.report(`a refused request could not be kept: ${describeThrown(cause)}`),
+          )
+          .then(() => writer.push(entry)),
+      );
     },
+    track,
     maxKeptBytes,
     keepRefused,
     bind(next) {

@@ -40,6 +40,8 @@ export interface LedgerSink {
    * `kept` when it was. `flush()` waits for it. Never rejects: a failure is reported.
    */
   recordKept(entry: LedgerEntry, request: Promise<KeptRequest>): void;
+  /** Work that will record rows (the recorder's code loading): `flush()` waits for it too. */
+  track(work: Promise<unknown>): void;
   /** The largest body worth reading to keep (`maxKeptRefusalBytes`). */
   readonly maxKeptBytes: number;
   readonly keepRefused: boolean;

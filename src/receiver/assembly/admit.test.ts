@@ -134,7 +134,8 @@ describe('admit with a ledger (issue 48)', () => {
       const admission = createReceiver({ token: KNOWN, ledger, logger: false }).admit(unknown);
       expect(admission).toMatchObject({ admitted: false, answer: { status: 401 } });
     }
-    const keeping = createReceiver({ token: KNOWN, ledger: memoryLedger({ keepRefused: true }), logger: false });
+    const ledger = memoryLedger({ keepRefused: true });
+    const keeping = createReceiver({ token: KNOWN, ledger, logger: false });
     expect(keeping.admit(unknown).admitted).toBe(true);
     const bare = { method: 'POST', headers: { authorization: 'Bearer whk_admit_unknown_token_9876' } };
     expect(keeping.admit(bare)).toMatchObject({ admitted: false, answer: { status: 401 } });

@@ -6,9 +6,8 @@ import type { Answer } from '../answers.js';
 import { resolveConfig } from '../config.js';
 import { type Core, handleInput } from './handle-input.js';
 import type { WebhookHandlers } from '../handlers.js';
-import { reportingLog, reportReceiverError } from '../hooks.js';
-import { ledgerSink } from '../../ledger/ledger-sink.js';
-import { LedgerRecorder } from '../ledger/ledger-recorder.js';
+import { reportReceiverError } from '../hooks.js';
+import { ledgerHooks } from '../ledger/ledger-setup.js';
 import type { ReceiverOptions } from '../options.js';
 import { keptDeliveries } from '../kept/kept-setup.js';
 import { createPipeline } from '../pipeline.js';
@@ -77,16 +76,8 @@ export function createReceiver(options: ReceiverOptions): Receiver {
     kept: keptDeliveries(options, config, pipeline, store),
     usage: new TokenUsage(options, config.now),
   };
-  if (options.ledger !== undefined) {
-    const log = reportingLog(options);
-    core.ledger = new LedgerRecorder({
-      sink: ledgerSink(options.ledger),
-      config,
-      options,
-      pipeline,
-      report: (message) => log.warn(`ledger: ${message}`, {}),
-    });
-  }
+  const ledger = ledgerHooks(options, { config, pipeline });
+  if (ledger) core.ledger = ledger;
   return {
     maxBodyBytes: config.maxBodyBytes,
     // Not `async`: on the synchronous path each of these settles in one promise turn.

@@ -2,7 +2,7 @@ import type { WebhookEvent } from '../../events/types.js';
 import type { WebhookError } from '../../errors/webhook-error.js';
 import { andThen, attempt, type MaybePromise } from '../../internal/maybe.js';
 import type { KeptRequests } from '../kept/kept-setup.js';
-import type { LedgerRecorder } from '../ledger/ledger-recorder.js';
+import type { LedgerHooks } from '../ledger/ledger-setup.js';
 import type { TokenUsage } from '../token-usage.js';
 import { type Answer, errorAnswer } from '../answers.js';
 import type { VerifyConfig } from '../config.js';
@@ -24,7 +24,7 @@ export interface Core {
   /** Warns while an older token still signs deliveries. */
   usage: TokenUsage;
   /** Records each answered request, with the `ledger` option. */
-  ledger?: LedgerRecorder;
+  ledger?: LedgerHooks;
 }
 
 export interface HandleInput {
@@ -73,7 +73,7 @@ function plain(core: Core, { input, handlers, admitted }: HandleInput, seen?: Se
 }
 
 /** {@link handleInput} with the answer recorded in the ledger once it is known. */
-function recorded(core: Core, ledger: LedgerRecorder, request: HandleInput): MaybePromise<Answer> {
+function recorded(core: Core, ledger: LedgerHooks, request: HandleInput): MaybePromise<Answer> {
   const receivedAt = request.receivedAt ?? core.config.now();
   if (request.handlers !== undefined) ledger.handlers = request.handlers;
   const seen: Seen = {};

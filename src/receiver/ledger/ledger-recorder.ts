@@ -1,5 +1,4 @@
 import type { KeptRequest } from '../../dedup/kept-requests.js';
-import type { WebhookError } from '../../errors/webhook-error.js';
 import type { WebhookEvent } from '../../events/types.js';
 import { bodyBytes } from '../../input/body.js';
 import { type HeaderLookup, safeHeaderLookup } from '../../input/headers.js';
@@ -12,7 +11,7 @@ import type { VerifyConfig } from '../config.js';
 import type { WebhookHandlers } from '../handlers.js';
 import { reportRejection } from '../hooks.js';
 import { toBase64 } from '../kept/kept-encoding.js';
-import { KeepingReads } from '../kept/kept-gate.js';
+import type { KeepingReads } from '../kept/kept-gate.js';
 import { keptHeaders, VERIFIABLE_HEADERS } from '../kept/kept-headers.js';
 import { verifyKept } from '../kept/kept-verify.js';
 import type { ReceiverOptions } from '../options.js';
@@ -27,6 +26,10 @@ export interface LedgerRecorderOptions {
   options: ReceiverOptions;
   pipeline: Pipeline;
   report: (message: string) => void;
+  /** The handlers of the last delivery handled: what recovered deliveries are processed with. */
+  handlers: () => WebhookHandlers | undefined;
+  /** The places of bodies read to be kept, taken at the head (see `readsRefused` in ledger-setup.ts). */
+  reads: KeepingReads;
 }
 
 /** A refused request as the ledger is told of it. */
@@ -41,35 +44,11 @@ export interface Refused {
 /**
  * A receiver's side of its ledger: one row per answered request, refusals rate-limited, the
  * bodies of 401 and 403 refusals kept with `keepRefused`, and the recovery of what is kept.
- * Nothing here throws into an answer or makes it wait.
+ * Nothing here throws into an answer or makes it wait. Loaded on first use (ledger-setup.ts),
+ * so a receiver without a ledger does not bundle it.
  */
 export class LedgerRecorder implements RefusalRecoverer {
-  /** The handlers of the last delivery handled: what recovered deliveries are processed with. */
-  handlers: WebhookHandlers | undefined;
-  private readonly reads: KeepingReads;
-
-  constructor(private readonly deps: LedgerRecorderOptions) {
-    this.reads = new KeepingReads(deps.config.now);
-    deps.sink.bind({ report: deps.report, recoverer: this });
-  }
-
-  /**
-   * At a request's head refused for its token (401): whether to read its body anyway, to keep
-   * it for `recover()`. Only with `keepRefused`, for a request that could be verified later,
-   * of a size that can be kept, within the refusal rate limit and at most 4 reads at once.
-   */
-  readsRefused(lookup: HeaderLookup, error: WebhookError, headers: unknown): boolean {
-    const { sink, config } = this.deps;
-    if (!sink.keepRefused || error.status !== 401 || typeof headers !== 'object' || headers === null) return false;
-    if (VERIFIABLE_HEADERS.some((name) => !lookup(name)) || !lookup('authorization')) return false;
-    const declared = lookup('content-length');
-    const most = Math.min(sink.maxKeptBytes, config.maxBodyBytes);
-    if (declared !== undefined && !(Number(declared) > 0 && Number(declared) <= most)) return false;
-    if (!this.reads.take(headers)) return false;
-    if (sink.admitsRefusal()) return true;
-    this.reads.release(headers);
-    return false;
-  }
+  constructor(private readonly deps: LedgerRecorderOptions) {}
 
   verified(event: WebhookEvent, answer: Answer, receivedAt: number): void {
     try {
@@ -83,7 +62,7 @@ export class LedgerRecorder implements RefusalRecoverer {
     const { sink, config } = this.deps;
     try {
       // A request whose body was read to be kept already took its place in the rate limit.
-      if (!this.reads.release(headers) && !sink.admitsRefusal()) return;
+      if (!this.deps.reads.release(headers) && !sink.admitsRefusal()) return;
       const lookup = safeHeaderLookup(headers);
       let bytes: Uint8Array | undefined;
       try {
@@ -122,19 +101,9 @@ export class LedgerRecorder implements RefusalRecoverer {
     return (await this.deps.config.keeper.matchKept(tokenSha256)) !== undefined;
   }
 
-  ready(): void {
-    const { options } = this.deps;
-    if (this.handlers === undefined && options.handlers === undefined && options.queue === undefined) {
-      throw new TypeError(
-        'ledger.recover: this receiver has no handlers to process recovered deliveries with: set ' +
-          'createReceiver({ handlers }), use queue mode, or recover after it has handled a delivery.',
-      );
-    }
-  }
-
   async process(request: KeptRequest): Promise<number | undefined> {
     const { config, options, pipeline, sink } = this.deps;
-    const handlers = this.handlers ?? options.handlers;
+    const handlers = this.deps.handlers() ?? options.handlers;
     const matched = await config.keeper.matchKept(request.tokenSha256);
     if (!matched) return undefined;
     let verified: Awaited<ReturnType<typeof verifyKept>>;

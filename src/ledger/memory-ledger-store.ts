@@ -8,6 +8,11 @@ import { matchesLedgerFilter } from './row-filter.js';
  * A {@link LedgerStore} in this process's memory: for tests, development and a single
  * instance that can lose its history on restart. Rows stay ordered by id; `prune` (which the
  * ledger calls every minute and after bursts) keeps them within the limits.
+ *
+ * @example
+ * ```ts
+ * const ledger = createLedger(memoryLedgerStore(), { retentionMs: 86_400_000 });
+ * ```
  */
 export function memoryLedgerStore(options: { now?: () => number } = {}): LedgerStore {
   const rows: LedgerRow[] = [];

@@ -3,7 +3,15 @@ import type { LedgerHour } from './ledger-row.js';
 /** Which count of a {@link LedgerHour} an answered status adds to. */
 export type LedgerOutcome = Exclude<keyof LedgerHour, 'hour'>;
 
-/** 2xx delivered, 401/403 refused (what `recover()` and `resend()` are about), other 4xx rejected, else failed. */
+/**
+ * Which outcome an answered status counts as: 2xx delivered, 401/403 refused (what `recover()`
+ * and `resend()` are about), other 4xx rejected, else failed.
+ *
+ * @example
+ * ```ts
+ * ledgerOutcome(401); // 'refused'
+ * ```
+ */
 export function ledgerOutcome(status: number): LedgerOutcome {
   if (status >= 200 && status < 300) return 'delivered';
   if (status === 401 || status === 403) return 'refused';

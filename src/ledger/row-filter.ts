@@ -4,6 +4,11 @@ import type { LedgerFilter } from './ledger-store.js';
 /**
  * Whether a row passes a filter (all but `limit` and `cursor`): what a store that cannot
  * filter in its query language (memory, or the refinement after a Redis index read) applies.
+ *
+ * @example
+ * ```ts
+ * const rows = all.filter((row) => matchesLedgerFilter(row, filter)).slice(0, filter.limit);
+ * ```
  */
 export function matchesLedgerFilter(row: LedgerRow, filter: LedgerFilter): boolean {
   if (filter.since !== undefined && row.receivedAt < filter.since) return false;

@@ -23,7 +23,14 @@ interface LedgerCheck {
 // A fixed hour in the past, so hours and retention cuts fall where the checks expect.
 const HOUR = Date.UTC(2026, 0, 1, 10);
 
-/** A row for the checks: verified 200 by default, overrides win. */
+/**
+ * A ledger row for a store's tests: verified 200 by default, overrides win.
+ *
+ * @example
+ * ```ts
+ * await store.append([ledgerEntry({ status: 401, verified: false, code: 'invalid_token' })]);
+ * ```
+ */
 export function ledgerEntry(overrides: Partial<LedgerEntry> = {}): LedgerEntry {
   const receivedAt = overrides.receivedAt ?? HOUR + 1000;
   return {

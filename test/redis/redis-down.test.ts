@@ -1,55 +1,14 @@
-import type { ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { Redis } from 'ioredis';
-import { createClient } from 'redis';
-import { afterEach, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { createReceiver } from 'webhook-cms-receiver';
-import { redisDedupStore, type RedisClientLike } from 'webhook-cms-receiver/redis';
+import { redisDedupStore } from 'webhook-cms-receiver/redis';
 import { articleSyncPayload, signDelivery } from 'webhook-cms-receiver/testing';
-import { startPrivateRedis } from '../helpers/private-redis.js';
 import { freePort } from '../setup/services.js';
+import { privateRedisRig } from './private-redis-rig.js';
 import { describeWithRedis } from './redis-clients.js';
 
 const token = 'redis-down-token';
-const children: ChildProcess[] = [];
-const closers: (() => unknown)[] = [];
-afterEach(async () => {
-  for (const close of closers.splice(0)) await Promise.resolve(close()).catch(() => {});
-  for (const child of children.splice(0))
-    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
-});
-
-/** A private redis-server (the binary CI installs), so this test can stop and restart it. */
-async function startRedis(port: number): Promise<ChildProcess> {
-  const child = await startPrivateRedis(port, mkdtempSync(`${tmpdir()}/wcr-redis-down-`));
-  children.push(child);
-  return child;
-}
-
-/** The client settings the README recommends: fail at once while disconnected, reconnect in the background. */
-const clients = {
-  redis: async (url: string) => {
-    const client = createClient({ url, disableOfflineQueue: true, socket: { reconnectStrategy: () => 100 } });
-    client.on('error', () => {});
-    await client.connect();
-    closers.push(() => client.destroy());
-    return client as RedisClientLike;
-  },
-  ioredis: async (url: string) => {
-    const client = new Redis(url, {
-      enableOfflineQueue: false,
-      maxRetriesPerRequest: 1,
-      retryStrategy: () => 100,
-      lazyConnect: true,
-    });
-    client.on('error', () => {});
-    await client.connect();
-    closers.push(() => client.disconnect());
-    return client as RedisClientLike;
-  },
-};
+const { startRedis, clients } = privateRedisRig('redis-down');
 
 describeWithRedis('the Redis store when Redis goes down and comes back', () => {
   it.each(Object.keys(clients) as (keyof typeof clients)[])(

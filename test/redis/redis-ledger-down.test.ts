@@ -1,54 +1,15 @@
-import type { ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { Redis } from 'ioredis';
-import { createClient } from 'redis';
-import { afterEach, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { createReceiver, type Ledger, type LedgerRow } from 'webhook-cms-receiver';
-import { type RedisClientLike, redisLedger } from 'webhook-cms-receiver/redis';
+import { redisLedger } from 'webhook-cms-receiver/redis';
 import { articleSyncPayload, signDelivery } from 'webhook-cms-receiver/testing';
-import { startPrivateRedis } from '../helpers/private-redis.js';
 import { freePort } from '../setup/services.js';
+import { privateRedisRig } from './private-redis-rig.js';
 import { describeWithRedis } from './redis-clients.js';
 
 const token = 'redis-ledger-down-token';
-const children: ChildProcess[] = [];
-const closers: (() => unknown)[] = [];
-afterEach(async () => {
-  for (const close of closers.splice(0)) await Promise.resolve(close()).catch(() => {});
-  for (const child of children.splice(0))
-    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
-});
-
-async function startRedis(port: number): Promise<ChildProcess> {
-  const child = await startPrivateRedis(port, mkdtempSync(`${tmpdir()}/wcr-redis-ledger-`));
-  children.push(child);
-  return child;
-}
-
-/** The client settings the README recommends: fail at once while disconnected, reconnect in the background. */
-const clients = {
-  redis: async (url: string) => {
-    const client = createClient({ url, disableOfflineQueue: true, socket: { reconnectStrategy: () => 100 } });
-    client.on('error', () => {});
-    await client.connect();
-    closers.push(() => client.destroy());
-    return client as RedisClientLike;
-  },
-  ioredis: async (url: string) => {
-    const client = new Redis(url, {
-      enableOfflineQueue: false,
-      maxRetriesPerRequest: 1,
-      retryStrategy: () => 100,
-      lazyConnect: true,
-    });
-    client.on('error', () => {});
-    await client.connect();
-    closers.push(() => client.disconnect());
-    return client as RedisClientLike;
-  },
-};
+const { startRedis, clients, onClose } = privateRedisRig('redis-ledger');
 
 /** A receiver recording to `ledger`, its handler counting, its `warn` lines kept. */
 function receiverOn(ledger: Ledger) {
@@ -105,7 +66,7 @@ describeWithRedis('redisLedger when Redis goes down and comes back', () => {
     const port = await freePort();
     await startRedis(port);
     const admin = new Redis(`redis://127.0.0.1:${port}`);
-    closers.push(() => admin.disconnect());
+    onClose(() => admin.disconnect());
     const ledger = redisLedger(await clients.ioredis(`redis://127.0.0.1:${port}`), { flushMs: 1 });
     const { deliver, handled } = receiverOn(ledger);
     await admin.call('CLIENT', 'PAUSE', '5000', 'WRITE');

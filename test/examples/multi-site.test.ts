@@ -159,6 +159,55 @@ describe('examples/multi-site, copied out of the repository', () => {
     // Site B never noticed.
     expect((await send(server!.url, signDelivery({ token: sites.b.token, payload: testPayload() }))).status).toBe(200);
   }, 300_000);
+
+  it('shows the ledger behind the admin login, and recovers what an unplanned regeneration refused', async () => {
+    const PASSWORD = 'correct horse battery staple';
+    await stop();
+    server = await copy.start({ ADMIN_PASSWORD: PASSWORD });
+    const base = server.url.replace(/\/webhook$/, '');
+    const page = `${base}/admin/deliveries`;
+    const anonymous = await fetch(page);
+    expect(anonymous.status).toBe(401);
+    expect(anonymous.headers.get('www-authenticate')).toMatch(/^Basic /);
+    const basic = (password: string) => ({ authorization: `Basic ${btoa(`admin:${password}`)}` });
+    expect((await fetch(page, { headers: basic('wrong') })).status).toBe(401);
+
+    // Site B's token is regenerated with no rotation window: its delivery is refused, and kept.
+    const regenerated = newToken();
+    const payload = articleSyncPayload({
+      profile: profileOf(sites.b),
+      article: { slug: 'kept-while-wrong', title: 'Kept', status: 'published' },
+    });
+    expect((await send(server.url, signDelivery({ token: regenerated, payload }))).status).toBe(401);
+    let html = '';
+    for (let tries = 0; tries < 50 && !html.includes('kept-while-wrong'); tries++) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      const shown = await fetch(page, { headers: basic(PASSWORD) });
+      expect(shown.status).toBe(200);
+      expect(shown.headers.get('content-security-policy')).toContain("default-src 'none'");
+      html = await shown.text();
+    }
+    expect(html).toContain('kept-while-wrong');
+    expect(html).not.toContain(regenerated);
+
+    await stop();
+    expect((await admin(['rotate', sites.b.id], regenerated)).code).toBe(0);
+    server = await copy.start({ ADMIN_PASSWORD: PASSWORD });
+    const restarted = server.url.replace(/\/webhook$/, '');
+    const recover = await fetch(`${restarted}/admin/deliveries?action=recover`, {
+      method: 'POST',
+      headers: { ...basic(PASSWORD), origin: restarted },
+      redirect: 'manual',
+    });
+    expect(recover.status).toBe(303);
+    expect(recover.headers.get('location')).toContain('recovered=1');
+    expect(await articles(sites.b)).toContainEqual({
+      id: payload.article.id,
+      slug: 'kept-while-wrong',
+      title: 'Kept',
+      status: 'published',
+    });
+  }, 300_000);
 });
 
 describe('examples/multi-site: npm run dev', () => {

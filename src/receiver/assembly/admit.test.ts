@@ -136,7 +136,10 @@ describe('admit with a ledger (issue 48)', () => {
     }
     const ledger = memoryLedger({ keepRefused: true });
     const keeping = createReceiver({ token: KNOWN, ledger, logger: false });
-    expect(keeping.admit(unknown).admitted).toBe(true);
+    const reading = admitted(keeping.admit(unknown));
+    // Read on only to be kept: the head's lookup serves the kit, and no key hashes the body.
+    expect(admittedLookup(reading)?.('x-service-event')).toBe('test');
+    expect(reading.bodyHasher?.()).toBeUndefined();
     const bare = { method: 'POST', headers: { authorization: 'Bearer whk_admit_unknown_token_9876' } };
     expect(keeping.admit(bare)).toMatchObject({ admitted: false, answer: { status: 401 } });
   });

@@ -56,7 +56,8 @@ describe(`the inspector under ${total.toLocaleString('en-US')} distinct deliveri
       expect(largest).toBeLessThan(MAX_FILE_BYTES + 4_096);
       expect(statSync(file).size).toBeLessThan(MAX_FILE_BYTES + 4_096);
       // A record kept in memory per delivery would be its headers and body: hundreds of bytes.
-      expect(bytesPerKey).toBeLessThan(8);
+      // 64, not 8: at 20,000 keys a GC's timing moves a few hundred KiB (8.4 seen under load).
+      expect(bytesPerKey).toBeLessThan(64);
       expect(growth).toBeLessThan(4 * 1024 * 1024);
     } finally {
       rmSync(dir, { recursive: true, force: true });

@@ -7,6 +7,7 @@ import {
   ledgerOutcome,
   matchesLedgerFilter,
 } from 'webhook-cms-receiver';
+import { ledgerRetention } from '../internal/ledger-retention.js';
 import { positiveOption } from '../internal/positive.js';
 import { type DynamoDbClientLike, type Send, sender } from './calls.js';
 import { dynamoDbKeptRequests } from './kept-store.js';
@@ -59,7 +60,7 @@ const HOUR_MS = 3_600_000;
  */
 export function dynamoDbLedgerStore(client: DynamoDbClientLike, options: DynamoDbLedgerStoreOptions): LedgerStore {
   const table = checkedTableName(options?.table, 'dynamoDbLedger');
-  const retentionMs = positiveOption(options.retentionMs, DEFAULT_LEDGER_RETENTION_MS, 'dynamoDbLedger: retentionMs');
+  const retentionMs = ledgerRetention(options.retentionMs, DEFAULT_LEDGER_RETENTION_MS, 'dynamoDbLedger: retentionMs');
   const timeoutMs = positiveOption(options.requestTimeoutMs, 10_000, 'dynamoDbLedger: requestTimeoutMs');
   const prefix = options.keyPrefix ?? '';
   if (typeof prefix !== 'string' || new TextEncoder().encode(prefix).byteLength > 256) {

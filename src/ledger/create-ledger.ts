@@ -1,5 +1,6 @@
 import type { KeepLimits } from '../dedup/kept-requests.js';
 import { describeThrown } from '../internal/describe.js';
+import { ledgerRetention } from '../internal/ledger-retention.js';
 import { positiveOption } from '../internal/positive.js';
 import type { Ledger, RecoverReport } from './ledger.js';
 import {
@@ -38,7 +39,7 @@ export function createLedger(store: LedgerStore, options: LedgerOptions = {}): L
   }
   const now = options.now ?? Date.now;
   const label = (name: string) => `ledger: ${name}`;
-  const retentionMs = positiveOption(options.retentionMs, DEFAULT_LEDGER_RETENTION_MS, label('retentionMs'));
+  const retentionMs = ledgerRetention(options.retentionMs, DEFAULT_LEDGER_RETENTION_MS, label('retentionMs'));
   const maxRowsPerTenant = positiveOption(options.maxRowsPerTenant, DEFAULT_LEDGER_MAX_ROWS, label('maxRowsPerTenant'));
   const maxRefusedRows = positiveOption(
     options.maxRefusedRows,

@@ -21,7 +21,7 @@ export interface LedgerOptions {
   maxKeptRefusals?: number;
   /** Most bytes kept at once with `keepRefused` (default 64 MiB). */
   maxKeptRefusalBytes?: number;
-  /** How long rows (and kept refusals) are kept, in ms (default 30 days). */
+  /** How long rows (and kept refusals) are kept, in ms (default 30 days, at least an hour: a value in seconds throws). */
   retentionMs?: number;
   /** Most verified rows kept per tenant (default 100,000); the oldest go first. */
   maxRowsPerTenant?: number;

@@ -9,7 +9,7 @@ import {
   ledgerOutcome,
   matchesLedgerFilter,
 } from 'webhook-cms-receiver';
-import { positiveOption } from '../internal/positive.js';
+import { ledgerRetention } from '../internal/ledger-retention.js';
 import { redisKeptRequests } from './kept-store.js';
 import { DEFAULT_KEY_PREFIX } from './keys.js';
 import { APPEND_FIELDS, APPEND_SCRIPT, HOURS_SCRIPT, LIST_SCRIPT, PRUNE_SCRIPT } from './ledger-scripts.js';
@@ -60,7 +60,7 @@ const MAX_CHUNK = 1000;
 export function redisLedgerStore(client: RedisClientLike, options: RedisLedgerStoreOptions = {}): LedgerStore {
   const run = ledgerRunner(client);
   const prefix = ledgerPrefix(options.keyPrefix ?? DEFAULT_KEY_PREFIX);
-  const retentionMs = positiveOption(options.retentionMs, DEFAULT_LEDGER_RETENTION_MS, 'redisLedger: retentionMs');
+  const retentionMs = ledgerRetention(options.retentionMs, DEFAULT_LEDGER_RETENTION_MS, 'redisLedger: retentionMs');
   const ttl = String(Math.max(1, Math.ceil(retentionMs)));
   const rowsKey = `${prefix}rows`;
   const scan = (filter: LedgerFilter) => scanRows(run, prefix, filter);

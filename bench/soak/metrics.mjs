@@ -21,11 +21,18 @@ function slope(points) {
   return den ? num / den : 0;
 }
 
+/** Process ages (minutes) at which the report shows each judged process's heap: its warm-up. */
+export const AGES_MIN = [1, 5, 10, 15, 20, 30, 45, 60, 90, 120];
+
 /**
  * One row per process that lived through at least 80 % of the last half (a process restarted
  * by chaos in that half has no row): heap and RSS slopes in MiB/h, first and last values.
+ * Only a process at least `warmUpMs` old at the half is `judged`: a younger one is still
+ * optimising its code and filling its bounded caches, growth no leak makes. Its row is kept,
+ * with its age, so the report shows it. `heapByAge` is a judged process's heap (MiB) at the
+ * ages of AGES_MIN it reached.
  */
-export function memorySlopes(samples, { startedAt, endedAt }) {
+export function memorySlopes(samples, { startedAt, endedAt, warmUpMs = 0 }) {
   const half = startedAt + (endedAt - startedAt) / 2;
   const byProcess = new Map();
   for (const s of samples) {
@@ -38,10 +45,16 @@ export function memorySlopes(samples, { startedAt, endedAt }) {
     const late = list.filter((s) => s.t >= half && s.t <= endedAt);
     if (late.length < 3 || late.at(-1).t - late[0].t < 0.8 * (endedAt - half)) continue;
     const hours = (s) => (s.t - late[0].t) / 3_600_000;
+    // Its first sample comes one interval after it started: near enough for minutes of age.
+    const bornAt = list[0].t;
+    const judged = half - bornAt >= warmUpMs;
     rows.push({
       name: late[0].name,
       pid: late[0].pid,
       samples: late.length,
+      ageAtHalfMin: (half - bornAt) / 60_000,
+      judged,
+      heapByAge: judged ? heapByAge(list, bornAt) : [],
       heapSlope: slope(late.map((s) => [hours(s), s.heapUsed / MIB])),
       rssSlope: slope(late.map((s) => [hours(s), s.rss / MIB])),
       // Buffers and other memory V8 holds outside its heap: a kept body would grow this.
@@ -57,6 +70,16 @@ export function memorySlopes(samples, { startedAt, endedAt }) {
     });
   }
   return rows.sort((a, b) => a.name.localeCompare(b.name));
+}
+
+/** `[ageMin, heapMiB]` at each age of AGES_MIN the process reached, from the first sample at or after it. */
+function heapByAge(list, bornAt) {
+  const points = [];
+  for (const age of AGES_MIN) {
+    const sample = list.find((s) => s.t - bornAt >= age * 60_000);
+    if (sample) points.push([age, sample.heapUsed / MIB]);
+  }
+  return points;
 }
 
 /** p50 / p99 answer time of legit requests per minute of the run. */

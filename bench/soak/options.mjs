@@ -17,6 +17,9 @@ const USAGE = `npm run soak -- [options]
                      min or more; shorter runs are judged on growth instead, see --growth-bound)
   --growth-bound X   MiB of heap growth allowed over the last half of a run under 30 min (default 16)
   --no-chaos         traffic only
+  --heap-snapshots M heap snapshots of the processes numbered 0 at these minutes of the run
+                     (e.g. 20,58), into a directory printed at the start; compare two with
+                     node bench/soak/heap-diff.mjs A B
   --seed N           the mix and the chaos schedule (default: the time)
   --sabotage KIND    lose | twice: one effect in fifty skipped or doubled, to see the judge fail
   --report-dir DIR   where the report goes (default bench/soak/reports)
@@ -36,6 +39,7 @@ export function readOptions(argv) {
       'slope-bound': { type: 'string' },
       'growth-bound': { type: 'string', default: '16' },
       'no-chaos': { type: 'boolean', default: false },
+      'heap-snapshots': { type: 'string' },
       seed: { type: 'string' },
       sabotage: { type: 'string' },
       'report-dir': { type: 'string' },
@@ -73,6 +77,14 @@ export function readOptions(argv) {
     slopeBound: values['slope-bound'] === undefined ? (minutes >= 30 ? 1 : null) : number('slope-bound', 0),
     growthBound: number('growth-bound', 0),
     chaos: !values['no-chaos'],
+    heapSnapshots: (values['heap-snapshots'] ?? '')
+      .split(',')
+      .filter(Boolean)
+      .map((m) => {
+        const minute = Number(m);
+        if (!(minute > 0 && minute < minutes)) throw new Error(`--heap-snapshots: ${m} is not a minute of the run`);
+        return minute;
+      }),
     sabotage: values.sabotage,
     seed: values.seed === undefined ? Date.now() % 2 ** 31 : Math.floor(number('seed', 0)),
     reportDir: values['no-report'] ? null : values['report-dir'],

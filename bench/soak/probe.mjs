@@ -1,9 +1,12 @@
 // The child side of the sampling: every `intervalMs` a full GC (the children run with
 // --expose-gc, so heap figures are live objects, not garbage not yet collected), then RSS, heap
 // and the event-loop delay since the last sample, sent to the driver over IPC. On
-// `{ type: 'handles' }` the child answers with the resources keeping its event loop alive.
+// `{ type: 'handles' }` the child answers with the resources keeping its event loop alive; on
+// `{ type: 'snapshot', dir, tag }` it writes a heap snapshot there (`--heap-snapshots`).
 
+import { join } from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { writeHeapSnapshot } from 'node:v8';
 
 const MS = 1e6;
 
@@ -21,6 +24,11 @@ export function startProbe(name, { intervalMs }) {
   }, intervalMs);
   timer.unref();
   process.on('message', (message) => {
+    if (message?.type === 'snapshot') {
+      globalThis.gc?.();
+      writeHeapSnapshot(join(message.dir, `${name}-${process.pid}-${message.tag}.heapsnapshot`));
+      return;
+    }
     if (message?.type !== 'handles') return;
     const resources = {};
     for (const kind of process.getActiveResourcesInfo()) resources[kind] = (resources[kind] ?? 0) + 1;

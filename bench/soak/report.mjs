@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { table } from '../lib/report.mjs';
 import { soakChart } from './plot.mjs';
+import { AGES_MIN } from './metrics.mjs';
 
 const GIB = 1024 ** 3;
 const f1 = (n) => (Number.isFinite(n) ? n.toFixed(1) : '—');
@@ -42,7 +43,7 @@ export function markdown(result, svgName) {
   const minutes = (result.endedAt - result.startedAt) / 60_000;
   const slopeNote =
     options.slopeBound !== null
-      ? `The bound is ${options.slopeBound} MiB/h of heap after a full GC, fitted over the last half of the run, per process that lived through it.${minutes < 30 ? ' This run is under 30 minutes: its slope extrapolates warm-up and chaos to an hour and is not meaningful.' : ''}`
+      ? `The bound is ${options.slopeBound} MiB/h of heap after a full GC, fitted over the last half of the run, per process that lived through it and was at least a quarter of the run old at the half (younger ones are still warming up: they are shown, not judged).${minutes < 30 ? ' This run is under 30 minutes: its slope extrapolates warm-up and chaos to an hour and is not meaningful.' : ''}`
       : `This run is ${minutes.toFixed(1)} min long: a slope over ${(minutes / 2).toFixed(1)} min is not meaningful (it extrapolates warm-up and a store restart's reconnects to an hour), so the judged bound is a loose ${options.growthBound} MiB of heap growth over the last half, which only a gross leak crosses. Run 30 minutes or more for the 1 MiB/h bound.`;
   const lines = [
     `# Soak: ${result.label}`,
@@ -94,6 +95,7 @@ export function markdown(result, svgName) {
       [
         'process',
         'samples',
+        'age at the half (min)',
         'heap first → last (MiB)',
         'heap slope (MiB/h)',
         'RSS last (MiB)',
@@ -105,8 +107,9 @@ export function markdown(result, svgName) {
       result.memory.map((r) => [
         `${r.name} (pid ${r.pid})`,
         r.samples,
+        f1(r.ageAtHalfMin),
         `${f1(r.heapFirst)} → ${f1(r.heapLast)}`,
-        f1(r.heapSlope),
+        r.judged ? f1(r.heapSlope) : `${f1(r.heapSlope)} (warming up: not judged)`,
         f1(r.rssLast),
         f1(r.rssSlope),
         f1(r.externalSlope),
@@ -115,6 +118,7 @@ export function markdown(result, svgName) {
       ]),
     ),
     '',
+    ...warmUp(result.memory),
     `Restarts by chaos: ${Object.entries(result.restarts)
       .map(([name, n]) => `${name} ${n}`)
       .join(', ')}.`,
@@ -168,4 +172,26 @@ export function writeReport(result) {
   writeFileSync(join(dir, `${base}.svg`), soakChart(result));
   writeFileSync(join(dir, `${base}.md`), markdown(result, `${base}.svg`));
   return join(dir, `${base}.md`);
+}
+
+/** The judged processes' heap at each age they reached: where their warm-up ends. */
+function warmUp(memory) {
+  const rows = memory.filter((r) => r.judged && r.heapByAge.length);
+  if (!rows.length) return [];
+  const ages = AGES_MIN.filter((age) => rows.some((r) => r.heapByAge.some(([a]) => a === age)));
+  return [
+    'Heap (MiB) of each judged process by its age, from its start: its warm-up.',
+    '',
+    table(
+      ['process', ...ages.map((age) => `${age} min`)],
+      rows.map((r) => [
+        `${r.name} (pid ${r.pid})`,
+        ...ages.map((age) => {
+          const point = r.heapByAge.find(([a]) => a === age);
+          return point ? f1(point[1]) : '';
+        }),
+      ]),
+    ),
+    '',
+  ];
 }

@@ -204,6 +204,22 @@ describe('keepRefused and recover(): an unplanned rotation loses nothing', () =>
     expect((await ledger.resend()).map((item) => item.kept)).toEqual([true]);
   });
 
+  it('keeps no refusal that could never verify: an empty signature or delivery id', async () => {
+    const ledger = memoryLedger({ keepRefused: true });
+    const server = await serve(createReceiver({ token: TOKEN, ledger, ...quiet }), {});
+    const statuses = [];
+    for (const name of ['X-Service-Signature', 'X-Service-Delivery-Id']) {
+      const delivery = signDelivery({ token: TOKEN, payload: articleSyncPayload() });
+      statuses.push((await post(server, { ...delivery, headers: { ...delivery.headers, [name]: '' } })).status);
+    }
+    await ledger.flush();
+    const { rows } = await ledger.list();
+    expect(rows).toHaveLength(2);
+    // Refused as the contract says, recorded, but with nothing kept to recover.
+    expect(statuses.every((status) => status >= 400 && status < 500)).toBe(true);
+    expect(rows.map((row) => row.kept ?? false)).toEqual([false, false]);
+  });
+
   it('explains what recover() needs', async () => {
     await expect(memoryLedger().recover()).rejects.toThrow(/createReceiver\(\{ ledger \}\)/);
     const ledger = memoryLedger({ keepRefused: true });

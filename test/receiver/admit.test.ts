@@ -1,5 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
 import { createReceiver, type InspectedDelivery, WebhookError } from 'webhook-cms-receiver';
+import { webhookHandler } from 'webhook-cms-receiver/fetch';
 import { articleSyncPayload, signDelivery } from 'webhook-cms-receiver/testing';
 
 const token = 'whk_admit_test_token';
@@ -209,5 +210,35 @@ describe('a streamed body that is not UTF-8', () => {
       hasher!.update(body.subarray(offset, offset + 16 * 1024));
     expect(await admission.handle(body, {})).toEqual({ status: 400, body: { error: 'Invalid payload' } });
     expect(onRejected.mock.calls[0]![1].reason).toBe('the body is not valid UTF-8');
+  });
+});
+
+describe('a rotation window refuses on the head what it would not keep', () => {
+  it('refuses a declared size that is no number, unread, as it refuses 0 and too many bytes', async () => {
+    const unknown = signDelivery({ token: 'whk_admit_unknown_token', payload: articleSyncPayload() });
+    const size = unknown.body.length;
+    const receiver = createReceiver({
+      token: ['whk_admit_old_token'],
+      rotatingUntil: new Date(Date.now() + 3_600_000),
+      maxKeptBytes: size * 4,
+      logger: false,
+    });
+    const handle = webhookHandler(receiver, {});
+    // A Fetch request may carry any Content-Length a caller set; undici keeps it as given.
+    const post = async (declared: string) => {
+      const request = new Request('http://localhost/webhook', {
+        method: 'POST',
+        headers: { ...unknown.headers, 'Content-Length': declared },
+        body: unknown.body,
+      });
+      const response = await handle(request);
+      return { declared, status: response.status, read: request.bodyUsed };
+    };
+    // The window's code loads on its first request, which is read on while it does.
+    await post(String(size));
+    for (const declared of ['0', 'abc', '-5', String(size * 4 + 1)])
+      expect(await post(declared)).toEqual({ declared, status: 503, read: false });
+    // A size that can be kept is read, to be kept.
+    expect(await post(String(size))).toMatchObject({ status: 503, read: true });
   });
 });

@@ -12,7 +12,7 @@ import type { HeadersInput } from '../../input/headers.js';
 import { KeptCensus } from './kept-census.js';
 import { KeepingReads } from './kept-gate.js';
 import { toBase64 } from './kept-encoding.js';
-import { keptHeaders, VERIFIABLE_HEADERS } from './kept-headers.js';
+import { keepableSize, keptHeaders, verifiable } from './kept-headers.js';
 import { verifyKept } from './kept-verify.js';
 import { deliveryKey, keptId } from './kept-id.js';
 import { KeptLookups } from './kept-lookups.js';
@@ -137,9 +137,8 @@ export class KeptDeliveries {
       'token_rotating',
       `the Bearer token matches none of the configured tokens while a rotation window is armed until ${new Date(until).toISOString()}; the request is not kept, so its body was not read`,
     );
-    if (VERIFIABLE_HEADERS.some((name) => !lookup(name))) return refusal;
-    const declared = lookup('content-length');
-    if (declared !== undefined && (Number(declared) === 0 || Number(declared) > this.deps.maxBytes)) {
+    if (!verifiable(lookup)) return refusal;
+    if (!keepableSize(lookup, this.deps.maxBytes)) {
       this.notice.notKept();
       return refusal;
     }
@@ -172,7 +171,7 @@ export class KeptDeliveries {
     if (until === undefined) return;
     const lookup = headerLookup(input.headers);
     // A request no token could ever verify (the `rotation` check's own probe, a bare POST) is not kept.
-    if (VERIFIABLE_HEADERS.some((name) => !lookup(name))) return;
+    if (!verifiable(lookup)) return;
     const bytes = bodyBytes(input.body, config.maxBodyBytes);
     if (bytes === undefined || bytes.byteLength === 0) return;
     const authorization = lookup('authorization')!;

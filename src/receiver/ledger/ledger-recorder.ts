@@ -12,7 +12,7 @@ import type { WebhookHandlers } from '../handlers.js';
 import { reportRejection } from '../hooks.js';
 import { toBase64 } from '../kept/kept-encoding.js';
 import type { KeepingReads } from '../kept/kept-gate.js';
-import { keptHeaders, VERIFIABLE_HEADERS } from '../kept/kept-headers.js';
+import { keptHeaders, verifiable } from '../kept/kept-headers.js';
 import { verifyKept } from '../kept/kept-verify.js';
 import type { ReceiverOptions } from '../options.js';
 import type { Pipeline } from '../pipeline.js';
@@ -81,7 +81,7 @@ export class LedgerRecorder implements RefusalRecoverer {
   private keeps(lookup: HeaderLookup, answer: Answer, bytes: Uint8Array | undefined): boolean {
     if (!this.deps.sink.keepRefused || (answer.status !== 401 && answer.status !== 403)) return false;
     if (bytes === undefined || bytes.byteLength === 0 || bytes.byteLength > this.deps.sink.maxKeptBytes) return false;
-    return lookup('authorization') !== undefined && VERIFIABLE_HEADERS.every((name) => lookup(name) !== undefined);
+    return !!lookup('authorization') && verifiable(lookup);
   }
 
   /** Keeps the refused request under its row's id; its row is recorded once kept (marked kept when it was). */

@@ -8,7 +8,7 @@ import type { WebhookHandlers } from '../handlers.js';
 import { reportingLog } from '../hooks.js';
 import type { ReceiverOptions } from '../options.js';
 import { KeepingReads } from '../kept/kept-gate.js';
-import { VERIFIABLE_HEADERS } from '../kept/kept-headers.js';
+import { keepableSize, verifiable } from '../kept/kept-headers.js';
 import type { Pipeline } from '../pipeline.js';
 import type { LedgerRecorder, Refused } from './ledger-recorder.js';
 
@@ -52,9 +52,7 @@ export function ledgerHooks(
     handlers: undefined,
     readsRefused(lookup, error, headers) {
       if (!sink.keepRefused || error.status !== 401 || typeof headers !== 'object' || headers === null) return false;
-      if (VERIFIABLE_HEADERS.some((name) => !lookup(name)) || !lookup('authorization')) return false;
-      const declared = lookup('content-length');
-      if (declared !== undefined && !(Number(declared) > 0 && Number(declared) <= most)) return false;
+      if (!verifiable(lookup) || !lookup('authorization') || !keepableSize(lookup, most)) return false;
       if (!reads.take(headers)) return false;
       if (sink.admitsRefusal()) return true;
       reads.release(headers);

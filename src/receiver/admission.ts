@@ -64,6 +64,21 @@ export interface AdmittedRequest {
    * ```
    */
   bodyHasher?(): BodyHasher | undefined;
+  /**
+   * Waits for the token decision the head could not make (a token source still being read, a
+   * tenant being looked up) and resolves to the final admission: refused (401, or 503 in a
+   * rotation window) with no body read, or admitted. Undefined when the head made it, as it
+   * always does for a fixed token, and on a second call. Call it before reading the body: an
+   * adapter that reads first reads unauthenticated bodies whole. `serveRequest` in the adapter
+   * kit does this. Absent on admissions made by other implementations.
+   *
+   * @example
+   * ```ts
+   * let admission = receiver.admit({ method: req.method, headers: req.headers });
+   * if (admission.admitted) admission = (await admission.settle?.()) ?? admission;
+   * ```
+   */
+  settle?(): Promise<Admission> | undefined;
 }
 
 /**

@@ -30,12 +30,16 @@ export interface Receiver {
   /**
    * For adapters: checks what the request line and headers can tell (method, a declared
    * `Content-Length` over `maxBodyBytes`, the token) before any body byte is read, so an
-   * unauthenticated flood costs headers, not bodies. The admitted request then handles or
-   * verifies the body without checking the token again.
+   * unauthenticated flood costs headers, not bodies. A token the head cannot decide (a token
+   * source being read, a tenant looked up) is admitted pending: `settle()` waits for it. The
+   * admitted request then handles or verifies the body without checking the token again.
+   * Adapters built on `serveRequest` (adapter kit) get all of this.
    *
    * @example
    * ```ts
-   * const admission = receiver.admit({ method: req.method, headers: req.headers });
+   * let admission = receiver.admit({ method: req.method, headers: req.headers });
+   * // A token source or a tenant lookup decides after the head: wait for it before the body.
+   * if (admission.admitted) admission = (await admission.settle?.()) ?? admission;
    * const answer = admission.admitted ? await admission.handle(await readBody(req), handlers) : admission.answer;
    * ```
    */

@@ -240,5 +240,7 @@ describe('a rotation window refuses on the head what it would not keep', () => {
       expect(await post(declared)).toEqual({ declared, status: 503, read: false });
     // A size that can be kept is read, to be kept.
     expect(await post(String(size))).toMatchObject({ status: 503, read: true });
+    // The bound itself is a size that can be kept.
+    expect(await post(String(size * 4))).toMatchObject({ status: 503, read: true });
   });
 });

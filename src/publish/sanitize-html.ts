@@ -46,27 +46,31 @@ let loading: Promise<Hast> | undefined;
 
 // Imported on first use, so `/publish` loads without them and they stay optional peers. The
 // specifiers are literal so bundlers (wrangler, Next.js, Vite) include them in a bundle that
-// uses the sanitizer.
-function loadHast(): Promise<Hast> {
-  loading ??= Promise.all([
-    import('hast-util-from-html'),
-    import('hast-util-sanitize'),
-    import('hast-util-to-html'),
-  ]).then(
-    ([parse, clean, serialize]) => ({
+// uses the sanitizer, and the imports sit in a try block so a bundle of `/publish` without
+// them still builds: esbuild and webpack treat an import() in a try block as optional.
+async function importHast(): Promise<Hast> {
+  try {
+    // Each `await import()` directly in the try: the form both bundlers recognise.
+    const parse = await import('hast-util-from-html');
+    const clean = await import('hast-util-sanitize');
+    const serialize = await import('hast-util-to-html');
+    return {
       fromHtml: parse.fromHtml as Hast['fromHtml'],
       sanitize: clean.sanitize as Hast['sanitize'],
       defaultSchema: clean.defaultSchema,
       toHtml: serialize.toHtml as Hast['toHtml'],
-    }),
-    (cause: unknown) => {
-      loading = undefined;
-      throw new Error(
-        'sanitizeHtml needs the optional peer dependencies hast-util-from-html, hast-util-sanitize and hast-util-to-html, which could not be loaded. Install them: npm install hast-util-from-html hast-util-sanitize hast-util-to-html',
-        { cause },
-      );
-    },
-  );
+    };
+  } catch (cause) {
+    loading = undefined;
+    throw new Error(
+      'sanitizeHtml needs the optional peer dependencies hast-util-from-html, hast-util-sanitize and hast-util-to-html, which could not be loaded. Install them: npm install hast-util-from-html hast-util-sanitize hast-util-to-html',
+      { cause },
+    );
+  }
+}
+
+function loadHast(): Promise<Hast> {
+  loading ??= importHast();
   return loading;
 }
 

@@ -142,7 +142,7 @@ export class KeptDeliveries {
       this.notice.notKept();
       return refusal;
     }
-    const authorization = lookup('authorization') ?? '';
+    const authorization = lookup('authorization')!;
     const hash = tokenSha256Hex(authorization.slice(bearerStart(authorization)));
     // Where hashing is synchronous (node:crypto), a token whose share is taken is refused here; else at `keep`.
     if (typeof hash === 'string' && this.census.full(this.deps.maxCount) && !this.census.wins(hash)) {

@@ -1,7 +1,10 @@
 /** The headers the checks read, kept with a request (the token itself only as its hash). */
 export const KEPT_HEADERS = ['x-service-timestamp', 'x-service-signature', 'x-service-delivery-id', 'x-service-event'];
-/** A request without these (or with an empty body) could never be verified later: it is not kept. */
-const VERIFIABLE_HEADERS = ['x-service-timestamp', 'x-service-signature', 'x-service-delivery-id'];
+/**
+ * A request without these (or with an empty body) could never be verified later: it is not kept.
+ * `authorization` names the token whose hash is kept with it.
+ */
+const VERIFIABLE_HEADERS = ['authorization', 'x-service-timestamp', 'x-service-signature', 'x-service-delivery-id'];
 
 /** The kept headers a request has, by lower-case name. */
 export function keptHeaders(lookup: (name: string) => string | undefined): Record<string, string> {

@@ -81,7 +81,7 @@ export class LedgerRecorder implements RefusalRecoverer {
   private keeps(lookup: HeaderLookup, answer: Answer, bytes: Uint8Array | undefined): boolean {
     if (!this.deps.sink.keepRefused || (answer.status !== 401 && answer.status !== 403)) return false;
     if (bytes === undefined || bytes.byteLength === 0 || bytes.byteLength > this.deps.sink.maxKeptBytes) return false;
-    return !!lookup('authorization') && verifiable(lookup);
+    return verifiable(lookup);
   }
 
   /** Keeps the refused request under its row's id; its row is recorded once kept (marked kept when it was). */

@@ -52,7 +52,7 @@ export function ledgerHooks(
     handlers: undefined,
     readsRefused(lookup, error, headers) {
       if (!sink.keepRefused || error.status !== 401 || typeof headers !== 'object' || headers === null) return false;
-      if (!verifiable(lookup) || !lookup('authorization') || !keepableSize(lookup, most)) return false;
+      if (!verifiable(lookup) || !keepableSize(lookup, most)) return false;
       if (!reads.take(headers)) return false;
       if (sink.admitsRefusal()) return true;
       reads.release(headers);

@@ -139,6 +139,26 @@ describe('createReceiver({ ledger })', () => {
   });
 });
 
+describe("while the recorder's code loads", () => {
+  it('holds 1000 rows, and counts what a flood at start past them cost in a warn line', async () => {
+    const ledger = memoryLedger({ refusalsPerMinute: 10_000 });
+    const warnings: string[] = [];
+    const receiver = createReceiver({
+      token: TOKEN,
+      ledger,
+      logger: { warn: (message: string) => void warnings.push(message), error: () => {} },
+    });
+    // Head refusals are recorded in the caller's turn, before the recorder's import can resolve.
+    for (let i = 0; i < 1050; i++) receiver.admit({ method: 'GET', headers: {} });
+    await ledger.flush();
+    const [hour] = await ledger.summary();
+    expect(hour?.rejected).toBe(1000);
+    expect(
+      warnings.filter((line) => /50 request\(s\) answered while its code loaded were not recorded/.test(line)),
+    ).toHaveLength(1);
+  });
+});
+
 describe('keepRefused and recover(): an unplanned rotation loses nothing', () => {
   it('keeps 401s with their bodies, recovers each once with the new token, after the 300 s window', async () => {
     let now = Date.now();

@@ -28,7 +28,8 @@ export interface LedgerHooks {
  * A receiver's ledger hooks, or undefined without the `ledger` option. The ledger is checked
  * and bound now, so `createReceiver` throws for a wrong one and `ledger.recover()` works at
  * once; the recorder's code loads on first use, so a receiver without a ledger does not bundle
- * it. Until it is in, rows wait (at most 1000) and `ledger.flush()` waits for them.
+ * it. Until it is in, rows wait (at most 1000, the rest counted in a `warn` line) and
+ * `ledger.flush()` waits for them.
  */
 export function ledgerHooks(
   options: ReceiverOptions,
@@ -45,8 +46,10 @@ export function ledgerHooks(
   const reads = new KeepingReads(deps.config.now);
   const most = Math.min(sink.maxKeptBytes, deps.config.maxBodyBytes);
   const waiting: ((loaded: LedgerRecorder) => void)[] = [];
+  let dropped = 0;
   const later = (call: (loaded: LedgerRecorder) => void) => {
     if (waiting.length < MAX_WAITING) waiting.push(call);
+    else dropped++;
   };
   const hooks: LedgerHooks = {
     handlers: undefined,
@@ -70,6 +73,8 @@ export function ledgerHooks(
   const loaded = import('./ledger-recorder.js').then(({ LedgerRecorder }) => {
     recorder = new LedgerRecorder({ sink, ...deps, options, report, reads, handlers: () => hooks.handlers });
     for (const call of waiting.splice(0)) call(recorder);
+    if (dropped > 0)
+      report(`${dropped} request(s) answered while its code loaded were not recorded (${MAX_WAITING} wait at most)`);
     return recorder;
   });
   sink.track(loaded);

@@ -10,6 +10,12 @@ const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 const CLOCK_STEP_MS = 4_000;
 /** Until this fraction of the run every slot may be killed; after it, only those numbered 1. */
 export const SPARE_AFTER = 0.2;
+/**
+ * The age, as a fraction of the run, a process must have reached at the half for its heap slope
+ * to be judged. A slot numbered 0 is restarted by SPARE_AFTER at the latest, so it is at least
+ * 0.3 of the run old at the half; 0.25 leaves its restart time to spare.
+ */
+export const JUDGED_AGE = 0.25;
 
 /** The slots a kill may pick `elapsedMs` into a run of `durationMs`. */
 export const killPool = (slots, { elapsedMs, durationMs }) =>

@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { table } from '../lib/report.mjs';
 import { soakChart } from './plot.mjs';
+import { JUDGED_AGE } from './chaos.mjs';
 import { AGES_MIN } from './metrics.mjs';
 
 const GIB = 1024 ** 3;
@@ -43,7 +44,7 @@ export function markdown(result, svgName) {
   const minutes = (result.endedAt - result.startedAt) / 60_000;
   const slopeNote =
     options.slopeBound !== null
-      ? `The bound is ${options.slopeBound} MiB/h of heap after a full GC, fitted over the last half of the run, per process that lived through it and was at least a quarter of the run old at the half (younger ones are still warming up: they are shown, not judged).${minutes < 30 ? ' This run is under 30 minutes: its slope extrapolates warm-up and chaos to an hour and is not meaningful.' : ''}`
+      ? `The bound is ${options.slopeBound} MiB/h of heap after a full GC, fitted over the last half of the run, per process that lived through it and was at least ${JUDGED_AGE * 100} % of the run old at the half (younger ones are still warming up: they are shown, not judged).${minutes < 30 ? ' This run is under 30 minutes: its slope extrapolates warm-up and chaos to an hour and is not meaningful.' : ''}`
       : `This run is ${minutes.toFixed(1)} min long: a slope over ${(minutes / 2).toFixed(1)} min is not meaningful (it extrapolates warm-up and a store restart's reconnects to an hour), so the judged bound is a loose ${options.growthBound} MiB of heap growth over the last half, which only a gross leak crosses. Run 30 minutes or more for the 1 MiB/h bound.`;
   const lines = [
     `# Soak: ${result.label}`,

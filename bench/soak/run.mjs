@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { buildIfStale } from '../lib/build.mjs';
 import { useTesting } from './bodies.mjs';
-import { runChaos } from './chaos.mjs';
+import { JUDGED_AGE, runChaos } from './chaos.mjs';
 import { judgeEffects, missingEffects } from './judge.mjs';
 import { createLedger } from './ledger.mjs';
 import { latencyPerMinute, memorySlopes } from './metrics.mjs';
@@ -170,12 +170,11 @@ async function soak(options, { store, queue }, runtime) {
   await cleanUp();
   closeAgent();
 
-  // A slope is judged only on a process a quarter of the run old at the half: the slots
-  // numbered 0 are killed only in the first fifth (chaos.mjs). A short run's growth bound is
-  // loose enough for a young process's warm-up, so there every process that lived through the
-  // half is judged.
+  // A slope is judged only on a warm process (JUDGED_AGE, chaos.mjs). A short run's growth
+  // bound is loose enough for a young process's warm-up, so there every process that lived
+  // through the half is judged.
   const slopeJudged = options.slopeBound !== null;
-  const warmUpMs = slopeJudged ? durationMs / 4 : 0;
+  const warmUpMs = slopeJudged ? durationMs * JUDGED_AGE : 0;
   const memory = memorySlopes(telemetry.samples, { startedAt, endedAt, warmUpMs });
   const breaches = [...ledger.breaches, ...verdict.breaches];
   for (const crash of telemetry.crashes)

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 // @ts-expect-error: the soak is plain JavaScript, without declarations
-import { killPool } from '../../bench/soak/chaos.mjs';
+import { JUDGED_AGE, killPool, SPARE_AFTER } from '../../bench/soak/chaos.mjs';
 // @ts-expect-error: the soak is plain JavaScript, without declarations
 import { memorySlopes } from '../../bench/soak/metrics.mjs';
 
@@ -57,5 +57,7 @@ describe('the soak judge', () => {
     // A kill here restarts a process that would be minutes old at the half.
     expect(names(25 * MIN)).toEqual(['receiver-1', 'worker-1']);
     expect(names(13 * MIN)).toEqual(['receiver-1', 'worker-1']);
+    // A slot 0 restarted at the last moment is still old enough at the half to be judged.
+    expect(0.5 - SPARE_AFTER).toBeGreaterThan(JUDGED_AGE);
   });
 });

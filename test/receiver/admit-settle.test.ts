@@ -78,6 +78,23 @@ describe('receiver.admit() with a token the head cannot decide', () => {
     expect(await closed(server.read)).toBeGreaterThan(8 * MiB);
   }, 20_000);
 
+  it('refuses with 503, no body read, when the token source hangs (tokenReadTimeoutMs)', async () => {
+    const hung = () => new Promise<string[]>(() => {});
+    const receiver = createReceiver({ token: hung, tokenReadTimeoutMs: 200, logger: false, onError: () => {} });
+    const server = await customAdapter(receiver, { settle: true });
+    expect([0, 503]).toContain(await postLarge(server.url));
+    expect(await closed(server.read)).toBeLessThan(MiB);
+  }, 20_000);
+
+  it('settles once: a second call has nothing to wait for', async () => {
+    const receiver = createReceiver({ token: source, logger: false });
+    const delivery = signDelivery({ token: KNOWN, payload: articleSyncPayload() });
+    const admission = receiver.admit({ method: 'POST', headers: delivery.headers });
+    if (!admission.admitted) throw new Error('a pending token is admitted on its head');
+    expect(await admission.settle?.()).toBe(admission);
+    expect(admission.settle?.()).toBeUndefined();
+  });
+
   it('admits a known token after settling, and handles its delivery', async () => {
     const server = await customAdapter(createReceiver({ token: source, logger: false }), { settle: true });
     const delivery = signDelivery({ token: KNOWN, payload: articleSyncPayload() });
